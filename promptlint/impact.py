@@ -61,8 +61,9 @@ framework system prompt (Policy 5)."""
 VALUE_STATIC_AFTER = SMALL_LOSS
 """The rule of evidence for a value known to change per request or per conversation (PRM101's
 values, and a clock reading or an id whose source proves that it does: `uuid4()`, `random.choice(...)`,
-`datetime.now()` to the second; not one of unknown volatility, which may be configuration, nor a time
-or an id known only by its name, a condition or an order, which keep UNKNOWN_STATIC_AFTER), in prompt
+`datetime.now()` to the second; nor a time or an id known only by its name, a condition or an
+order, which keep UNKNOWN_STATIC_AFTER), and a value of unknown volatility (`Impact._unknown`: it may
+be configuration, so at most info whatever follows it below UNKNOWN_STATIC_AFTER), in prompt
 text built apart from its request (`sent_apart`) or in a template or prompt file: at least one of
 OpenAI's 128-token cache increments (SMALL_LOSS) of static text after it, or the conversation history. A short prompt that opens with a row's data or the user's
 text before its instructions (`f"Question: {q}\n\n" + RULES`) has none of its instructions
@@ -211,12 +212,27 @@ class Impact:
             return None
         apart = self.sized and not self.complete and not before_conversation(self.placed.part.role)
         if not worth_caching(apart, self.static_after, self.history_after):
-            if not (apart and self._value() and self.static_after >= VALUE_STATIC_AFTER):
+            if not (apart and self.static_after >= VALUE_STATIC_AFTER):
+                return None
+            if self._unknown():  # (one run of one increment after a value that may change: a note, never more)
+                return None if self.unsure_end or self.between else Severity.INFO
+            if not self._value():
                 return None
             return Severity.INFO if self._severity() is not None else None  # (one increment: a note)
         if self.unsure_end:
             return Severity.INFO if self._severity() is not None else None
         return self._severity()
+
+    def _unknown(self) -> bool:
+        """True for a value of unknown volatility held to `VALUE_STATIC_AFTER` in prompt text built
+        apart from its request (a parameter, an attribute, a call's result: `f"{query_str}\n" + RULES`),
+        not a time, an id or a condition, which keep UNKNOWN_STATIC_AFTER (their own rules judge
+        them, and their names are the weaker evidence). `severity` asks, besides, that the static
+        text after it be one run (`between` 0): with other values inside it, each of which may
+        change as well, no increment of it is shown to be lost to this value alone (labelled
+        packages call such short one-shot prompts clean: input, then output, then a rubric)."""
+        return self.rate is Rate.UNKNOWN and self.seg.kind not in _OWN_CAUSE and self.seg.kind is not Kind.CONDITIONAL \
+            and not self.seg.name_only
 
     def _value(self) -> bool:
         """True for a value held to `VALUE_STATIC_AFTER`: per request or per conversation, PRM101's

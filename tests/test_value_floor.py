@@ -2,8 +2,11 @@
 file (impact.VALUE_STATIC_AFTER): one 128-token cache increment of static text after a value known
 to change per request or per conversation, or a time or an id whose source proves it changes
 (`uuid4()`, `random.choice`, `datetime.now()`), is worth a note (info, never a warning below
-UNKNOWN_STATIC_AFTER); a value of unknown volatility, a time or an id known only by its name, a date
-or a condition keeps the floor of 256 tokens. fixtures/value_floor (see its README)."""
+UNKNOWN_STATIC_AFTER); so is one increment in one run (no other value inside it) after a value of unknown volatility in
+prompt text built in Python (a parameter, an attribute: when it changes, that increment is lost;
+how often it does is not known, so never more than a note); a time or an id known only by its name, a date or a condition
+keeps the floor of 256 tokens, and so does a value of unknown volatility in a template or prompt
+file. fixtures/value_floor (see its README)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -33,12 +36,25 @@ def test_the_band_lies_between_the_floors():
 @pytest.mark.parametrize("source", ["python-constant", "template"])
 def test_a_value_before_one_increment_of_instructions_is_info(seg, source):
     band = layout([Part("prompt", [text("Task: "), seg, text(BAND)])], source=source)
-    assert one(band).severity is (None if seg.volatility is Volatility.UNKNOWN  # (it may be configuration)
-                                  else Severity.INFO if source == "python-constant"
+    assert one(band).severity is (Severity.INFO if source == "python-constant"  # (unknown volatility too: a note)
+                                  else None if seg.volatility is Volatility.UNKNOWN  # (a template: its own floor)
                                   else Severity.WARNING)  # (a template's per-request value: its own figures)
     short = layout([Part("prompt", [text("Task: "), seg, text(SHORT)])], source=source)
     assert one(short).severity is (None if source == "python-constant" or seg.volatility is Volatility.UNKNOWN
                                    else Severity.WARNING)
+
+
+def test_a_value_of_unknown_volatility_needs_its_increment_in_one_run():
+    # `f"{user_input}\n{half}{output}\n{half}"`: the rubric after the input is cut by the output,
+    # which may change as well: no increment is lost to the input alone (a short one-shot grader)
+    half = BAND[: len(BAND) // 2]
+    cut = layout([Part("prompt", [value("user_input", Volatility.UNKNOWN, Kind.UNKNOWN), text(half),
+                                  value("output", Volatility.UNKNOWN, Kind.UNKNOWN), text(BAND[len(half):])])],
+                 source="python-constant")
+    assert count(BAND) >= VALUE_STATIC_AFTER and one(cut).severity is None
+    whole = layout([Part("prompt", [value("user_input", Volatility.UNKNOWN, Kind.UNKNOWN), text(BAND),
+                                    value("output", Volatility.UNKNOWN, Kind.UNKNOWN)])], source="python-constant")
+    assert one(whole).severity is Severity.INFO  # (a value at the very end cuts nothing)
 
 
 def _named(seg):
@@ -59,7 +75,8 @@ def test_a_time_or_an_id_its_source_proves_per_request_has_the_lower_floor(seg):
 @pytest.mark.parametrize("seg", [_named(value("request_id", kind=Kind.UNIQUE_ID)),
                                  _named(value("now", kind=Kind.TIMESTAMP, precision=Precision.SUB_DAY)),
                                  value("today()", kind=Kind.TIMESTAMP, precision=Precision.DAY),
-                                 value("if verbose", Volatility.UNKNOWN, Kind.CONDITIONAL)], ids=lambda s: s.expr)
+                                 value("if verbose", Volatility.UNKNOWN, Kind.CONDITIONAL),
+                                 _named(value("session", Volatility.UNKNOWN, Kind.UNKNOWN))], ids=lambda s: s.expr)
 def test_a_time_or_an_id_known_by_its_name_a_date_or_a_condition_keeps_the_higher_floor(seg):
     band = layout([Part("prompt", [text("Task: "), seg, text(BAND)])], source="python-constant")
     assert one(band).severity is None
@@ -69,5 +86,6 @@ def test_fixtures(monkeypatch):
     monkeypatch.chdir(FIXTURES)
     found = sorted((d.code, d.severity.value, d.span.filename, d.span.start.row)
                    for d in check(["."], Settings()).diagnostics)
-    assert found == [("PRM101", "info", "grading.py", 22), ("PRM103", "info", "knobs.py", 10),
+    assert found == [("PRM101", "info", "grading.py", 22), ("PRM101", "info", "grading.py", 38),
+                     ("PRM101", "info", "prompts/triage.txt", 1), ("PRM103", "info", "knobs.py", 10),
                      ("PRM103", "info", "knobs.py", 16)]
