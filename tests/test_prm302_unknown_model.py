@@ -52,6 +52,12 @@ def test_a_configured_target_is_the_model_run_a_warning(tmp_path):
     assert "1,024-token minimum of claude-sonnet-4-5 (the configured target)" in d.message
 
 
+def test_two_configured_targets_must_both_be_reached_and_are_both_named(tmp_path):
+    [d] = _findings(tmp_path, APP, ["anthropic:claude-sonnet-4-5", "anthropic:claude-opus-4-1"])
+    assert "of claude-opus-4-1, claude-sonnet-4-5 (the configured targets)" in d.message
+    assert _findings(tmp_path, APP, ["anthropic:claude-sonnet-4-5", "anthropic:claude-opus-4-5"]) == []
+
+
 def test_a_configured_target_whose_minimum_is_not_reached_gives_nothing(tmp_path):
     assert _findings(tmp_path, APP, ["anthropic:claude-opus-4-5"]) == []  # 4,096 tokens
 

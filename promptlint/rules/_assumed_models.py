@@ -31,8 +31,9 @@ def assumed_target(layout: PromptLayout, stop: Cut, profiles: list[Profile], lab
     configured = [p for p, m in rows if m]
     if configured:
         found = h.at_or_above_all(layout, stop, configured)
-        names = ", ".join(sorted({m for _, m in rows if m}))
-        return found, f"{names} (the configured target)" if found else label, Severity.WARNING, ""
+        models = sorted({m for _, m in rows if m})
+        said = f"{', '.join(models)} (the configured target{'s' if len(models) > 1 else ''})"
+        return found, said if found else label, Severity.WARNING, ""
     found = h.at_or_above_all(layout, stop, [p for p, _ in rows])
     if found is None:
         return None, label, Severity.INFO, ""
