@@ -82,9 +82,10 @@ class Project(TreeSearchMixin):
         self._names: dict[Path, str] = {}
         self._packages: dict[Path, Package] = {}
         #: Modules dropped by `trim`: the names each assigns at module or class level, its
-        #: recorded states and its root (path -> (names, states, root)), so that `definitions`
-        #: need not parse again a module that does not assign the name it looks for.
-        self._dropped: dict[Path, tuple[frozenset, list, Path | None]] = {}
+        #: recorded states, its root and its size in characters (path -> (names, states, root,
+        #: size)), so that `definitions` need not parse again a module that does not assign the
+        #: name it looks for (and counts it against the budget as loading it would).
+        self._dropped: dict[Path, tuple[frozenset, list, Path | None, int]] = {}
         self.cached_chars = 0
         #: Parsed modules dropped so far (`trim`, `clear`): while it stays the same, every module
         #: held before is held still (`flow.bodies` asks only then which are).
@@ -168,7 +169,7 @@ class Project(TreeSearchMixin):
         if not isinstance(module, ParseError):
             self.cached_chars -= len(module.source)
             if seen is not None:
-                self._dropped[key] = (defined_names(module), seen, root)
+                self._dropped[key] = (defined_names(module), seen, root, len(module.source))
 
     def clear(self) -> None:
         """Forget every parsed module, package index and lookup (bounded memory)."""
@@ -192,11 +193,7 @@ class Project(TreeSearchMixin):
         key = self._resolved.get(path)
         if key is None:
             key = self._resolved[path] = path.resolve()
-        if key not in self._used:
-            if self.used_chars >= MAX_ANALYSIS_CHARS:
-                self.over = True
-                raise OverBudget(str(key))
-            self._used[key] = 0
+        self._admit(key)
         self._pinned.add(key)
         cached = self._modules.get(key)
         if cached is None:
@@ -228,6 +225,19 @@ class Project(TreeSearchMixin):
         if isinstance(cached, ParseError):
             raise cached
         return cached
+
+    def _admit(self, key: Path, size: int = 0) -> None:
+        """Count the module at `key` (resolved) as used by the running analysis, `size` characters
+        (0: counted once it is parsed, `load`). Raises OverBudget when it is not used yet and the
+        modules used hold `MAX_ANALYSIS_CHARS`. The same whether the module is held parsed, dropped
+        (`_defines_not`) or not read yet: the budget never depends on what the cache holds."""
+        if key in self._used:
+            return
+        if self.used_chars >= MAX_ANALYSIS_CHARS:
+            self.over = True
+            raise OverBudget(str(key))
+        self._used[key] = size
+        self.used_chars += size
 
     def holds(self, path: Path, text: str) -> bool:
         """True when the module at `path` is held parsed from exactly `text` (loaded by an earlier

@@ -90,8 +90,11 @@ class TreeSearchMixin:
         matches = self._search(self._root_of(near), name)
         out = []
         for path in matches:
-            if self._defines_not(path, name):
-                continue
+            try:
+                if self._defines_not(path, name):
+                    continue
+            except OverBudget:
+                break
             key = self._resolved.get(path) or path.resolve()
             pinned = key in self._pinned
             try:
@@ -120,13 +123,16 @@ class TreeSearchMixin:
         """True when the module at `path` was dropped from the cache (`trim`) and does not assign
         `name` at module or class level: its reads and its root are then noted as loading it
         would note them, without parsing it again (`definitions` would find nothing in it; in
-        the corpus, modules parsed again only to find this were 30% of all the text parsed)."""
+        the corpus, modules parsed again only to find this were 30% of all the text parsed). It
+        counts against the analysis' budget as loading it would (`_admit`): OverBudget when that is
+        spent, so where a search stops never depends on which modules the cache still holds."""
         key = self._resolved.get(path)
         if key is None:
             key = self._resolved[path] = path.resolve()
         dropped = self._dropped.get(key)
         if dropped is None or key in self._modules or name in dropped[0]:
             return False
+        self._admit(key, dropped[3])  # (as `load` would count it: raises OverBudget as it would)
         for dep, state in dropped[1]:
             reads.note(dep, state)
         self._add_root(dropped[2])

@@ -209,3 +209,44 @@ def test_a_package_index_scanned_once_per_run_is_read_back_by_other_workers(tmp_
     tree_search.shared_scan(tmp_path / "src", shared)
     assert scans == ["src", "src"]
     assert tree_search.shared_scan(tmp_path / "src", None).names == first.names and scans == ["src"] * 3
+
+
+def test_a_module_dropped_from_the_cache_counts_against_the_budget_as_a_held_one(tmp_path, monkeypatch):
+    """A name search that skips a dropped module without parsing it (`_defines_not`) counts its
+    characters as loading it counts those of a held one, so where the search stops on the budget
+    is the same whichever modules the cache still holds (an order dependence s39-cpu found)."""
+    root = tmp_path / "src"
+    files = {"app/__init__.py": "", "app/a.py": "X = 1\n",
+             "app/b.py": "def f():\n    persona = 'in a function: not a definition'\n" + "# padding\n" * 50,
+             "app/c.py": "persona = 'a module constant'\n"}
+    write(root, files)
+
+    def search(project):
+        project.start()
+        project.load(root / "app/a.py")
+        found = [m.path.name for m, _, _ in project.definitions("persona", root / "app/a.py")]
+        used, over = project.used_chars, project.over
+        project.finish()
+        return found, used, over
+
+    held = Project([root])
+    held.start()
+    held.load(root / "app/b.py")  # parsed by an earlier analysis and still held
+    held.finish()
+    dropped = Project([root])
+    dropped.start()
+    dropped.load(root / "app/b.py")
+    dropped.finish()
+    dropped.trim(0)  # ... and dropped
+    assert (root / "app/b.py").resolve() in dropped._dropped
+    assert search(held) == search(dropped) == (["c.py"], sum(len(files[f]) for f in ("app/a.py", "app/b.py", "app/c.py")), False)
+
+    budget = len(files["app/a.py"]) + len(files["app/b.py"])  # spent once b.py is counted: c.py is not read
+    monkeypatch.setattr(tree, "MAX_ANALYSIS_CHARS", budget)
+    again_held, again_dropped = Project([root]), Project([root])
+    for project in (again_held, again_dropped):
+        project.start()
+        project.load(root / "app/b.py")
+        project.finish()
+    again_dropped.trim(0)
+    assert search(again_held) == search(again_dropped) == ([], budget, True)
