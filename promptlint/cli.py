@@ -254,7 +254,7 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
     """`check --fix` / `--diff`: fix (or show the diff), report what remains; the exit code.
     A file or folder that cannot be written is a message and exit 2. `quiet`: the findings (or
     the diff) and errors only, no summary line and no count of fixes."""
-    from .fix import is_applicable, summary
+    from .fix import summary
     from .api import fix as run_fix
     try:
         run = run_fix(paths, settings, unsafe=unsafe, write=not diff, jobs=jobs, cache_dir=cache_dir, warn=echo_err)
@@ -269,8 +269,7 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
         echo_err(error)
     for error in run.write_errors:
         echo_err(error)
-    first = sum(1 for f in run.files for d in f.result.initial if is_applicable(d.fix, unsafe))
-    counts = summary(run.fixed, len(run.report.diagnostics), run.hidden_unsafe(unsafe), run.fixed - first)
+    counts = summary(run.fixed, len(run.report.diagnostics), run.hidden_unsafe(unsafe), run.surfaced(unsafe))
     if show_fixes:
         applied = [d for f in run.files for d in f.result.applied]
         click.echo(fix_list(applied, "Would fix" if diff else "Fixed"), err=True, nl=False)

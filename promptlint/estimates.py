@@ -213,6 +213,21 @@ def targets_for(layout: PromptLayout, configured: Iterable[Target] | None = None
     return configured or list(DEFAULT_TARGETS)
 
 
+def target_profiles(layout: PromptLayout) -> list[tuple[Profile, str | None]]:
+    """(profile, model as given or None) per target the layout is estimated for, the same as
+    `explain` shows: the targets of its estimates, else `targets_for`; a target no profile knows
+    is left out."""
+    pairs = [(e["provider"], e["model"]) for e in layout.estimates] or \
+        [(t.provider, t.model) for t in targets_for(layout)]
+    out = []
+    for provider, model in pairs:
+        try:
+            out.append((lookup(provider, model)[0], model))
+        except UnknownTargetError:
+            continue
+    return out
+
+
 def _provider_of(target: Target) -> str | None:
     """The canonical provider of a configured target (None when it names no known provider)."""
     try:

@@ -64,6 +64,13 @@ class FixRun:
         """Remaining findings with an unsafe fix, when unsafe fixes were not enabled."""
         return 0 if unsafe else hidden_unsafe(self.report.diagnostics)
 
+    def surfaced(self, unsafe: bool) -> int:
+        """Fixes applied to findings not reported before fixing (behind an earlier finding of the
+        same prompt, reported once that one was fixed): `fixed` less the applicable fixes of the
+        files' first reports (`fix.summary`'s `surfaced`)."""
+        first = sum(1 for f in self.files for d in f.result.initial if is_applicable(d.fix, unsafe))
+        return max(self.fixed - first, 0)
+
 
 def parse_check_for(path: Path, original: str):
     """A `parse_check(text) -> bool` for the file's kind: for Python, libcst parses it and, when

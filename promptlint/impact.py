@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .estimates import Cut, cached_tokens, is_exact, target_tokens, targets_for, token_range, tokens_before
+from .estimates import Cut, cached_tokens, is_exact, target_profiles, target_tokens, token_range, tokens_before
 from .marker_names import no_breakpoint
 from .model import Kind, PromptLayout, Severity, Volatility
 from .prefix import MIN_STATIC_AFTER, Placed, history_between, placed_segments, prefix_end
@@ -342,18 +342,9 @@ def worth_caching(apart: bool, static_after: int, history_after: bool) -> bool:
 def _targets(layout: PromptLayout) -> list[tuple[str, Profile, bool]]:
     """(label as in `explain`, profile, True when it is the call's own provider) per target: the
     targets of the layout's estimates, else `estimates.targets_for`."""
-    pairs = [(e["provider"], e["model"]) for e in layout.estimates] or \
-        [(t.provider, t.model) for t in targets_for(layout)]
     own = canonical_provider(layout.provider)
-    out = []
-    for provider, model in pairs:
-        try:
-            profile, _ = lookup(provider, model)
-        except UnknownTargetError:
-            continue
-        label = f"{profile.provider}:{model}" if model else profile.provider
-        out.append((label, profile, own is not None and own == profile.provider))
-    return out
+    return [(f"{profile.provider}:{model}" if model else profile.provider, profile,
+             own is not None and own == profile.provider) for profile, model in target_profiles(layout)]
 
 
 class _Geometry:

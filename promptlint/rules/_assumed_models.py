@@ -2,9 +2,9 @@
 not name it, and a request whose callers' text comes after content new with each call."""
 from __future__ import annotations
 
-from ..estimates import Cut
+from ..estimates import Cut, target_profiles
 from ..model import PromptLayout, Severity
-from ..profiles import Profile, UnknownTargetError, lookup
+from ..profiles import Profile
 from . import _cache_rule as h
 
 
@@ -12,22 +12,16 @@ def assumed_target(layout: PromptLayout, stop: Cut, profiles: list[Profile], lab
                    ) -> tuple[Profile | None, str, Severity, str]:
     """For a request whose model is not known statically (`model=self.model`) and whose static
     prefix does not reach the minimum of every model of its provider: (profile, label,
-    severity, caveat) from the targets it is estimated for (`layout.estimates`, the same as
-    `explain`). Targets the user configured (`--target`, the `targets` setting) are the models
+    severity, caveat) from the targets it is estimated for (`estimates.target_profiles`, the same
+    as `explain`). Targets the user configured (`--target`, the `targets` setting) are the models
     run: a warning when the prefix reaches each one's minimum. Otherwise the provider's default
     row stands in for the model: info when the prefix reaches that row's minimum, the caveat
     naming the larger minimum of the provider's other models. (None, label, ...) when neither
     holds, or when the call names a model no row of its provider knows (`claude-2.1`)."""
     if layout.model is not None:  # a model named at the call that no row knows (`claude-2.1`): not assumed
         return None, label, Severity.INFO, ""
-    rows = []
-    for e in layout.estimates:
-        try:
-            rows.append((lookup(e["provider"], e["model"])[0], e["model"]))
-        except UnknownTargetError:
-            continue
     own = {p.provider for p in profiles}
-    rows = [(p, m) for p, m in rows if p.provider in own and p.opt_in]
+    rows = [(p, m) for p, m in target_profiles(layout) if p.provider in own and p.opt_in]
     configured = [p for p, m in rows if m]
     if configured:
         found = h.at_or_above_all(layout, stop, configured)
