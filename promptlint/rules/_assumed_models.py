@@ -17,9 +17,10 @@ def assumed_target(layout: PromptLayout, stop: Cut, profiles: list[Profile], lab
     run: a warning when the prefix reaches each one's minimum. Otherwise the provider's default
     row stands in for the model: info when the prefix reaches that row's minimum, the caveat
     naming the larger minimum of the provider's other models. (None, label, ...) when neither
-    holds, or when the call names a model no row of its provider knows (`claude-2.1`)."""
-    if layout.model is not None:  # a model named at the call that no row knows (`claude-2.1`): not assumed
-        return None, label, Severity.INFO, ""
+    holds, when the call names a model no row of its provider knows (`claude-2.1`), or when the
+    layout has no estimates."""
+    if layout.model is not None or not layout.estimates:  # a model named at the call that no row knows
+        return None, label, Severity.INFO, ""  # (`claude-2.1`), or no targets estimated: nothing assumed
     own = {p.provider for p in profiles}
     rows = [(p, m) for p, m in target_profiles(layout) if p.provider in own and p.opt_in]
     configured = [p for p, m in rows if m]
