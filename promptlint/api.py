@@ -151,7 +151,7 @@ def _suppress(diagnostics, kinds, settings: Settings, quiet: set[Path] = frozens
     def comment_syntax(path: Path, kind: str) -> str | None:
         if kind == "prompt-text" or path.suffix == ".prompt":  # no comments: all of it is prompt
             return None
-        return {"python": "python", "template": "jinja", "prompty": "jinja"}.get(kind) or comment_kind(path.name)
+        return {"python": "python", "template": "jinja", "prompty": "jinja", "poml": "xml"}.get(kind) or comment_kind(path.name)
 
     by_name = {display_name(f): comment_syntax(f, k) for f, k in kinds if f not in quiet}
 

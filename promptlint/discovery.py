@@ -51,7 +51,7 @@ class Problem:
 
 def file_kind(path: Path, template_globs: list[str] | None = None, prompt_globs: list[str] | None = None
               ) -> str | None:
-    """python | template | prompt-text | prompty | config | None (not checked). `template_globs` and
+    """python | template | prompt-text | prompty | poml | config | None (not checked). `template_globs` and
     `prompt_globs` (`[tool.promptlint]` template-globs / prompt-globs: gitignore-style patterns)
     add files of any name as templates or prompt text."""
     if path.suffix.lower() == ".py":

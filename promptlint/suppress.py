@@ -6,6 +6,8 @@ Forms (ruff and flake8 conventions):
   `# promptlint: file-ignore[PRM102]`.
 - Jinja (`.j2`, `.jinja`, `.jinja2`): `{# promptlint: ignore[PRM102] #}`, `{# noqa: PRM102 #}`,
   `{# promptlint: file-ignore[PRM102] #}`.
+- POML (`.poml`): `<!-- promptlint: ignore[PRM102] -->`, `<!-- noqa: PRM102 -->`,
+  `<!-- promptlint: file-ignore[PRM102] -->` (POML drops comments when it renders).
 - YAML, TOML: `# promptlint: ignore[PRM102]`, `# noqa: PRM102`,
   `# promptlint: file-ignore[PRM102]`.
 - Plain prompt files (`.md`, `.txt`, `.prompt`): none (see below).
@@ -50,6 +52,10 @@ _HASH_NOQA = re.compile(
 _JINJA_DIRECTIVE = re.compile(
     r"\{#-?\s*(?:promptlint:\s*(?P<kind>file-ignore|ignore)\b(?:\[(?P<codes>[^\]]{0,2000})\])?"
     r"|noqa(?::\s*(?P<noqa>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?)", re.S | re.I)
+# The same in a POML (XML) comment, up to its `-->`.
+_XML_DIRECTIVE = re.compile(_JINJA_DIRECTIVE.pattern.replace(r"\{#-?", "<!--", 1), re.S | re.I)
+#: Comment syntaxes whose directive is the whole comment: (head pattern, opener, closer).
+_BLOCK_COMMENTS = {"jinja": (_JINJA_DIRECTIVE, "{#", "#}"), "xml": (_XML_DIRECTIVE, "<!--", "-->")}
 
 
 @dataclass(frozen=True)
@@ -101,13 +107,15 @@ class Suppression:
 
 def file_kind(filename: str) -> str | None:
     """The comment syntax of a file from its name: python, jinja (a `.prompty` file's body is a
-    Jinja template), yaml, toml or None."""
+    Jinja template), xml (a `.poml` file), yaml, toml or None."""
     name = filename.lower().replace("\\", "/").rsplit("/", 1)[-1]
     suffixes = name.split(".")[1:]
     if not suffixes:
         return None
     if any(s in ("j2", "jinja", "jinja2") for s in suffixes) or suffixes[-1] == "prompty":
         return "jinja"
+    if suffixes[-1] == "poml":
+        return "xml"
     return {"py": "python", "pyi": "python", "yaml": "yaml", "yml": "yaml",
             "toml": "toml"}.get(suffixes[-1])
 
@@ -135,7 +143,7 @@ def parse_suppressions(filename: str, text: str, kind: str | None = None) -> lis
     if kind is None or not might_suppress(text):
         return []
     scanner = {"python": _scan_python, "yaml": _scan_yaml, "toml": _scan_toml,
-               "jinja": _scan_jinja}[kind]
+               "jinja": _scan_jinja, "xml": _scan_xml}[kind]
     try:
         comments, multiline = scanner(text)
     except (SyntaxError, tokenize.TokenError, ValueError, IndentationError):
@@ -204,10 +212,11 @@ def _split(codes: str) -> tuple[str, ...]:
 
 def _directives(kind: str, comment: str) -> Iterator[tuple]:
     """(start, end, directive, codes, codes_start, codes_end, listed) in one comment's text."""
-    if kind == "jinja":
-        m = _JINJA_DIRECTIVE.match(comment)
+    if kind in _BLOCK_COMMENTS:
+        head, _, closer = _BLOCK_COMMENTS[kind]
+        m = head.match(comment)
         rest = comment[m.end():] if m else ""
-        if not m or not rest.endswith("#}") or "#" in rest[:-2]:
+        if not m or not rest.endswith(closer) or (kind == "jinja" and "#" in rest[:-2]):
             return
         if m.group("kind"):
             group = "codes"
@@ -345,15 +354,15 @@ def _scan_toml(text: str):
     return comments, multiline
 
 
-def _scan_jinja(text: str):
+def _scan_jinja(text: str, opener: str = "{#", closer: str = "#}"):
     comments = []
     rows = _Rows(text)
-    start = text.find("{#")
+    start = text.find(opener)
     while start >= 0:
-        close = text.find("#}", start + 2)
+        close = text.find(closer, start + len(opener))
         if close < 0:
             break  # an unclosed comment: nothing after it is a comment either
-        end = close + 2
+        end = close + len(closer)
         row = rows.row(start)
         col = start - rows.start(row)
         end_of_line = text.find("\n", end)
@@ -361,8 +370,12 @@ def _scan_jinja(text: str):
         own = not text[start - col:start].strip() and not after.strip()
         comments.append((row, col, own, text[start:end]))
         rows.row(end)
-        start = text.find("{#", end)
+        start = text.find(opener, end)
     return comments, []
+
+
+def _scan_xml(text: str):
+    return _scan_jinja(text, "<!--", "-->")
 
 
 def apply_suppressions(

@@ -27,7 +27,7 @@ _SEARCH_ROWS = 12  # rows to look below / above a finding for a place a comment 
 
 
 def comment_syntax(path: Path) -> str | None:
-    """python, jinja, yaml, toml or None (no comment syntax), as `promptlint.api` decides."""
+    """python, jinja, xml, yaml, toml or None (no comment syntax), as `promptlint.api` decides."""
     from ..discovery import file_kind
     if path.suffix.lower() == ".prompt" or file_kind(path) == "prompt-text":
         return None
@@ -62,11 +62,12 @@ def _candidates(text: str, lines: list[str], d: Diagnostic, kind: str):
     for s in parse_suppressions(d.span.filename, text, kind):
         if s.directive == "promptlint" and s.codes is not None and s.codes_end is not None and row in s.rows:
             yield Edit(f", {code}", s.codes_end, s.codes_end), 0
-    trailing = f"{{# promptlint: ignore[{code}] #}}" if kind == "jinja" else f"  # promptlint: ignore[{code}]"
+    trailing = {"jinja": f"{{# promptlint: ignore[{code}] #}}", "xml": f"<!-- promptlint: ignore[{code}] -->"}.get(
+        kind, f"  # promptlint: ignore[{code}]")
     for r in range(row, min(row + _SEARCH_ROWS, len(lines)) + 1):
         end = len(lines[r - 1].rstrip("\r")) + 1
         yield Edit(trailing, Position(r, end), Position(r, end)), 0
-    if kind == "jinja":  # a comment alone on a line would add a blank line to the output
+    if kind in ("jinja", "xml"):  # a comment alone on a line would add a blank line to the output
         return
     for r in range(row, max(row - _SEARCH_ROWS, 1) - 1, -1):
         indent = re.match(r"[ \t]*", lines[r - 1]).group()
@@ -96,6 +97,8 @@ def _meaning(text: str, kind: str):
             return tomllib.loads(text)
         if kind == "jinja":
             return _jinja_tokens(text)
+        if kind == "xml":
+            return re.sub(r"<!--.*?-->", "", text, flags=re.S)
     except Exception:  # any parser's error: the text does not parse
         return None
     return None

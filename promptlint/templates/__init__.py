@@ -59,12 +59,14 @@ def file_kind(path: Path, globs: list[str] | None = None, template_globs: list[s
     `globs`, or a text file the project's code names that is kept as a prompt: under a folder
     named like "prompts", "templates" or "instructions", or named like `system_prompt.md`; see
     `prompt_files.is_prompt_file`), "prompty" (a `.prompty` file anywhere, whatever the globs
-    say: `prompty`), or None. Globs are gitignore-style patterns matched against the path and
-    each of its trailing sub-paths."""
+    say: `prompty`), "poml" (a `.poml` file anywhere: `poml`), or None. Globs are gitignore-style
+    patterns matched against the path and each of its trailing sub-paths."""
     p = PurePosixPath(Path(path).as_posix())
     name = p.name.lower()
     if name.endswith(".prompty"):  # its own format, whatever globs match it
         return "prompty"
+    if name.endswith(".poml"):  # its own format too
+        return "poml"
     if template_globs and _matches(p, template_globs):
         return "template"
     if name.endswith(_JINJA_SUFFIXES):
@@ -85,7 +87,9 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
     discovery found it to be, else `file_kind` with `settings_globs`, the configured prompt-file
     globs, and `template_globs`, the template globs).
 
-    Prompty: one layout with a Part per message (`prompty.prompty_layouts`). Template and prompt
+    Prompty and POML: one layout with a Part per message (`prompty.prompty_layouts`,
+    `poml.poml_layouts`; a POML file whose markup does not translate to a template jinja2 can
+    parse raises PromptFileError). Template and prompt
     text: one layout, `id` "filename:1", one Part whose role is "user" when
     the file name says user/human (then `newest_user` is 0), "assistant" when it says assistant,
     else "system"; `templates` lists the file and every template it includes. Config: one layout
@@ -111,6 +115,9 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
     if kind == "prompty":
         from .prompty import prompty_layouts
         return prompty_layouts(path, filename, text)
+    if kind == "poml":
+        from .poml import poml_layouts
+        return poml_layouts(path, filename, text)
     if kind == "config":
         found = config_prompts(path, filename, text, fmt)
         for cp in found:
