@@ -163,3 +163,16 @@ def test_explain_says_why_a_string_of_a_config_file_is_not_a_prompt(kinds, monke
                "(`version`), but neither" in line for line in result.stderr.splitlines())
     result = CliRunner().invoke(main, ["explain", f"{crescendo}:12", "--no-cache"])
     assert result.exit_code == 0 and result.stdout.startswith(f"{crescendo}:10\n  config-string")
+
+
+def test_an_entry_point_is_no_prompt_whatever_its_key_says(tmp_path):
+    path = tmp_path / "pyproject.toml"
+    path.write_text('[project.scripts]\nprompt-template = "trustgraph.prompt.template:run"\n'
+                    'system_prompt = "app.prompts:main"\n[tool.app]\nsystem_prompt = "You answer billing questions."\n',
+                    encoding="utf-8")
+    # the `*_template` / `system_prompt` keys of entry points name code; the last one is text
+    (prompt,) = config_prompts(path, path.name, path.read_text())
+    assert prompt.keys == ["tool", "app", "system_prompt"]
+    assert why_not_read(path, path.read_text(), 2, "config") == [
+        "`project.scripts.prompt-template` (line 2) is not read as a prompt: its value names a Python object "
+        "(`module:function`, an entry point), not prompt text"]

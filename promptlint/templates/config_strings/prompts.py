@@ -24,6 +24,9 @@ _PROMPT_PARENT = re.compile(r"^(prompts?|messages|.*_(prompts|messages|templates
 _NOT_PROMPT_LEAF = {"model", "name", "role", "type", "id", "provider", "api_key", "base_url", "url",
                     "version", "engine", "format", "language", "lang", "path", "file", "filename",
                     "encoding", "tokenizer", "stop", "author", "license"}
+#: A Python object reference (`package.module:function`): an entry point (`[project.scripts]`), a
+#: plugin or an app to load, whatever its key is called (`prompt-template = "pkg.prompt.template:run"`).
+_OBJECT_REFERENCE = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
 # prompt-like keys that are also ordinary config words: their strings must read like prose
 _WEAK_KEYS = {"user", "human", "assistant", "developer", "system", "content", "template", "templates",
               "message", "messages", "prompt", "prompts"}
@@ -191,6 +194,8 @@ def _judge(node: _Str, last: str | None, parent_prompt: bool, promptish: bool, d
     leaf = _norm(last or "")
     if leaf in _NOT_PROMPT_LEAF:
         return f"its key `{last}` holds a setting (a name, a model, a path), not prompt text"
+    if _OBJECT_REFERENCE.match(node.value.strip()):
+        return "its value names a Python object (`module:function`, an entry point), not prompt text"
     if last and _PROMPT_KEY.match(leaf) and leaf not in _WEAK_KEYS:
         return "prompt-key"
     prose = _prose(node.value)
