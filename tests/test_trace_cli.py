@@ -200,3 +200,23 @@ def test_a_change_hidden_by_redaction_says_so():
     chat = [line for line in _invoke(LOG, APP).stdout.splitlines() if "= changed:" in line]
     assert sum(hint in line for line in chat) == 2  # the clock's seconds, the host name's last digit
     assert hint not in _invoke(LOG, APP, "--show-text").stdout
+
+
+def test_the_prompts_analysed_are_counted_as_check_counts_them(tmp_path):
+    # a message list of parameters alone, built in a helper, is no prompt analysed in either command
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "chat.py").write_text(
+        "from openai import OpenAI\n\nclient = OpenAI()\nSYSTEM_PROMPT = 'You are the billing assistant of Acme.'\n\n\n"
+        "def ask(q):\n    return client.chat.completions.create(model='gpt-4o', messages=[\n"
+        "        {'role': 'system', 'content': SYSTEM_PROMPT}, {'role': 'user', 'content': q}])\n", encoding="utf-8")
+    (app / "msgs.py").write_text(
+        "def build_messages(system, history, question):\n    messages = [{'role': 'system', 'content': system}]\n"
+        "    messages.extend(history)\n    messages.append({'role': 'user', 'content': question})\n"
+        "    return messages\n", encoding="utf-8")
+    log = tmp_path / "requests.jsonl"
+    log.write_text("", encoding="utf-8")
+    checked = CliRunner().invoke(main, ["check", str(app), "--no-cache", "--output-format", "json"])
+    traced = CliRunner().invoke(main, ["trace", str(log), str(app), "--no-cache", "--output-format", "json"])
+    assert len(json.loads(checked.stdout)["prompts"]) == 1
+    assert json.loads(traced.stdout)["summary"]["prompts"] == 1

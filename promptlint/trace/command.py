@@ -59,7 +59,8 @@ def exit_code(report, fail_on: str) -> int:
 @click.option("--no-cache", is_flag=True, help="Analyse PATHS again; read and write no cache (as `check`).")
 @click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="PROMPTLINT_CACHE_DIR",
               help="The cache folder of the static analysis (also PROMPTLINT_CACHE_DIR; default: "
-                   ".promptlint_cache in the project root, as `check`).")
+                   ".promptlint_cache in the folder of the configuration file, else the current folder, "
+                   "as `check`).")
 def trace_command(requests, paths, output_format, fail_on, show_text, output_file, config_file, isolated,
                   no_cache=False, cache_dir=None):
     """Trace logged request bodies (REQUESTS, JSONL; - for stdin) back to the code in PATHS.

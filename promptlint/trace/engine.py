@@ -23,6 +23,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from itertools import count
 
+from ..judged import prompts_analysed
 from ..model import Diagnostic, PromptLayout, Severity
 from ..profiles import Profile, UnknownTargetError, lookup
 from .counting import Tokenizer
@@ -266,7 +267,7 @@ def trace_requests(requests, layouts: list[PromptLayout], diagnostics: list[Diag
     while window:
         tracer.add(heapq.heappop(window)[2])
     tracer.finish()
-    report.prompts = len(layouts)
+    report.prompts = len(prompts_analysed(layouts))  # the count `check` gives (requests match any layout)
     return report
 
 
