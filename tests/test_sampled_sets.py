@@ -50,3 +50,20 @@ def test_an_order_after_the_users_question_is_info_and_says_why():
 
 def test_the_same_order_before_the_users_question_is_still_a_warning():
     assert _report("before_question.py") == [("PRM202", "warning", 11, 47)]
+
+
+def test_the_help_of_a_set_built_where_it_enters_the_text_is_to_make_it_a_list(tmp_path):
+    # sorting what a set comprehension is built from leaves a set: the help says to sort the set itself;
+    # a set iterated by a join keeps the sure fix and its own help
+    (tmp_path / "app.py").write_text(
+        "from openai import OpenAI\n\nclient = OpenAI()\nRULES = 'Answer from the rules. ' * 400\n\n\n"
+        "def labels(values):\n    return {v.strip().lower() for v in values}\n\n\n"
+        "def ask(values, names, q):\n"
+        "    system = RULES + str(labels(values)) + ', '.join(set(names)) + RULES\n"
+        "    return client.chat.completions.create(model='gpt-4o', messages=[\n"
+        "        {'role': 'system', 'content': system}, {'role': 'user', 'content': q}])\n", encoding="utf-8")
+    found = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
+    assert sorted((d.code, d.span.start.row, d.advice) for d in found if d.code == "PRM202") == [
+        ("PRM202", 8, "Turn the set into a list in a fixed order where it becomes text (`sorted(...)` of it), "
+                      "or build a list"),
+        ("PRM202", 12, "Wrap the iterable in `sorted(...)`")]

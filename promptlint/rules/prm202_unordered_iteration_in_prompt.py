@@ -130,8 +130,10 @@ class UnorderedIterationInPromptRule(Rule):
             if before is not None:
                 message += (f"; {text.describe(before.seg)}, which changes on every request, comes before it, so "
                             "only the same request sent again by another process shares the prefix up to here")
-            yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=text.fix_of(seg),
-                                  related=text.related(seg), severity=Severity.INFO if short else _severity(layout, p))
+            fix = text.fix_of(seg)
+            yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=fix,
+                                  related=text.related(seg), severity=Severity.INFO if short else _severity(layout, p),
+                                  advice=_SET_BUILT if fix is None and _set_built(seg) else None)
 
 
     def _tool_result(self, layout: PromptLayout, p):
@@ -152,6 +154,23 @@ class UnorderedIterationInPromptRule(Rule):
         return self.diagnostic(message, seg.span or p.part.span or layout.site, prompt=layout.id,
                                fix=text.fix_of(seg), related=related, severity=Severity.INFO,
                                name_only=p.part.name_only)
+
+
+#: The help line where the segment is a set built at its place with no fix (`{f(v) for v in
+#: values}` returned): sorting what it is built from leaves a set, in hash order again.
+_SET_BUILT = "Turn the set into a list in a fixed order where it becomes text (`sorted(...)` of it), or build a list"
+
+
+def _set_built(seg) -> bool:
+    """True when the segment's code is a set display, a set comprehension or a `set(...)` /
+    `frozenset(...)` call: the value is the set itself, not a loop over one."""
+    import ast
+    try:
+        node = ast.parse(seg.expr or "", mode="eval").body
+    except SyntaxError:
+        return False
+    return isinstance(node, (ast.Set, ast.SetComp)) or (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("set", "frozenset"))
 
 
 def _after_written_history(layout: PromptLayout, p) -> bool:
