@@ -76,8 +76,8 @@ def parse_check_for(path: Path, original: str):
     """A `parse_check(text) -> bool` for the file's kind: for Python, libcst parses it and, when
     the original compiles with the running Python, `compile()` too (a parse alone misses errors
     such as `return` outside a function or a duplicate argument; newer syntax than the running
-    Python is left to libcst); jinja2 for templates, PyYAML / tomllib for config files, always
-    True for plain prompt text."""
+    Python is left to libcst); jinja2 for templates, the POML reader for POML files, PyYAML /
+    tomllib for config files, always True for plain prompt text."""
     suffix = path.suffix.lower()
     if suffix in (".py", ".pyi"):
         import libcst as cst
@@ -105,6 +105,10 @@ def parse_check_for(path: Path, original: str):
     if suffix in (".j2", ".jinja", ".jinja2"):
         import jinja2
         return lambda text: _no_error(lambda: jinja2.Environment().parse(text), jinja2.TemplateSyntaxError)
+    if suffix == ".poml":
+        from .templates import PromptFileError
+        from .templates.poml import poml_layouts
+        return lambda text: _no_error(lambda: poml_layouts(path, path.name, text), PromptFileError)
     return lambda text: True
 
 

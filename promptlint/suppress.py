@@ -375,7 +375,10 @@ def _scan_jinja(text: str, opener: str = "{#", closer: str = "#}"):
 
 
 def _scan_xml(text: str):
-    return _scan_jinja(text, "<!--", "-->")
+    """The comments of XML (POML) text, not the `<!--` inside CDATA, which is text."""
+    cdata = re.compile(r"<!\[CDATA\[.*?\]\]>", re.S)
+    blanked = cdata.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    return _scan_jinja(blanked, "<!--", "-->")
 
 
 def apply_suppressions(

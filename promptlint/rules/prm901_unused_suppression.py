@@ -102,10 +102,13 @@ def _text(s: Suppression) -> str:
 
 
 def _remove_directive(s: Suppression) -> Edit:
-    """Delete the directive: the whole line when it is all the line holds (not in Jinja or POML,
-    whose lines are prompt text), else the comment and the spaces before it."""
-    if s.kind in ("jinja", "xml") or s.start.row != s.end.row:
+    """Delete the directive: the whole line when it is all the line holds (not in Jinja, whose
+    lines are prompt text), else the comment and the spaces before it (a POML comment is the
+    whole directive: nothing after it is kept as a comment)."""
+    if s.kind == "jinja" or s.start.row != s.end.row:
         return Edit("", s.start, s.end)
+    if s.kind == "xml" and s.line[s.end.column - 1:].strip():
+        return Edit("", Position(s.row, len(s.line[:s.start.column - 1].rstrip()) + 1), s.end)
     begin, end = s.start.column - 1, s.end.column - 1
     rest = s.line[end:].strip()
     if rest:
