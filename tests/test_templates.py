@@ -521,3 +521,19 @@ def test_a_config_prompt_is_a_system_prompt_only_when_its_key_says_so():
     prompts = {p.keys[-1]: p for p in config_prompts(Path("config/agent.yaml"), "agent.yaml", text)}
     assert {k: p.parts[0].role for k, p in prompts.items()} == {
         "system_template": "system", "instance_template": "prompt", "user_prompt": "user"}
+
+
+def test_prompt_files_in_a_projects_root_are_checked_against_that_project_and_no_virtualenv(tmp_path):
+    from promptlint.templates.references import project_root, python_tree
+    project = tmp_path / "proj"
+    (project / "pkg").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[project]\nname = 'x'\n", encoding="utf-8")
+    (project / "pkg" / "app.py").write_text("x = 1\n", encoding="utf-8")
+    (project / "env" / "lib").mkdir(parents=True)
+    (project / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    (project / "env" / "lib" / "site.py").write_text("y = 1\n", encoding="utf-8")
+    (tmp_path / "elsewhere.py").write_text("z = 1\n", encoding="utf-8")
+    # (its parent, tmp_path, is outside the project: its Python is another's)
+    assert project_root(project) == project
+    assert project_root(project / "pkg") == project
+    assert python_tree(project) == [project / "pkg" / "app.py"]

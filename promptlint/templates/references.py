@@ -32,7 +32,10 @@ MAX_BYTES = 1_000_000  # a larger Python file is generated code or data, not whe
 def project_root(folder: Path) -> Path:
     """The folder whose Python code may load the files of `folder` (a prompts folder): its parent,
     raised out of the Python package it belongs to, then to the nearest project marker
-    (pyproject.toml, setup.py, setup.cfg, .git) at most two levels further up."""
+    (pyproject.toml, setup.py, setup.cfg, .git) at most two levels further up; `folder` itself when
+    it holds a marker (prompt files kept in the project's root: its parent is outside the project)."""
+    if any((folder / m).exists() for m in _PROJECT_MARKERS):
+        return folder
     root = folder.parent
     while (root / "__init__.py").is_file() and root.parent != root:
         root = root.parent
@@ -48,10 +51,12 @@ def project_root(folder: Path) -> Path:
 
 def python_tree(root: Path) -> list[Path]:
     """The Python files of the project at `root` that prompt files are checked against, sorted
-    (folders in `_SKIP` and hidden folders left out; the first `MAX_FILES`)."""
+    (folders in `_SKIP`, hidden folders and virtualenvs (a `pyvenv.cfg`) left out; the first
+    `MAX_FILES`)."""
     out: list[Path] = []
     for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP and not d.startswith("."))
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP and not d.startswith(".")
+                         and not os.path.isfile(os.path.join(folder, d, "pyvenv.cfg")))  # a virtualenv
         for name in sorted(files):
             if name.endswith(".py"):
                 out.append(Path(folder) / name)
