@@ -12,8 +12,8 @@ class UnusedSuppressionRule(Rule):
     """
     ## What it does
     Checks for suppression comments (`# promptlint: ignore[...]`, `# noqa: PRM...`,
-    `{# promptlint: ignore[...] #}`, `# promptlint: file-ignore[...]`) that suppress no finding,
-    and for codes in them that name no promptlint rule.
+    `{# promptlint: ignore[...] #}`, `<!-- promptlint: ignore[...] -->`, `# promptlint:
+    file-ignore[...]`) that suppress no finding, and for codes in them that name no promptlint rule.
 
     ## Why is this bad?
     A suppression outlives the code it was written for. Once the finding is gone, the comment
