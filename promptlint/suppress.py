@@ -49,11 +49,12 @@ _HASH_PROMPTLINT = re.compile(
 _HASH_NOQA = re.compile(
     r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?(?![\w:])", re.I)
 # The head of a Jinja directive comment; the rest up to its `#}` must hold no other `#`.
-_JINJA_DIRECTIVE = re.compile(
-    r"\{#-?\s*(?:promptlint:\s*(?P<kind>file-ignore|ignore)\b(?:\[(?P<codes>[^\]]{0,2000})\])?"
-    r"|noqa(?::\s*(?P<noqa>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?)", re.S | re.I)
+_BLOCK_DIRECTIVE = (r"\s*(?:promptlint:\s*(?P<kind>file-ignore|ignore)\b(?:\[(?P<codes>[^\]]{0,2000})\])?"
+                    r"|noqa(?::\s*(?P<noqa>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?)")
+_JINJA_DIRECTIVE = re.compile(r"\{#-?" + _BLOCK_DIRECTIVE, re.S | re.I)
 # The same in a POML (XML) comment, up to its `-->`.
-_XML_DIRECTIVE = re.compile(_JINJA_DIRECTIVE.pattern.replace(r"\{#-?", "<!--", 1), re.S | re.I)
+_XML_DIRECTIVE = re.compile(r"<!--" + _BLOCK_DIRECTIVE, re.S | re.I)
+_CDATA = re.compile(r"<!\[CDATA\[.*?\]\]>", re.S)
 #: Comment syntaxes whose directive is the whole comment: (head pattern, opener, closer).
 _BLOCK_COMMENTS = {"jinja": (_JINJA_DIRECTIVE, "{#", "#}"), "xml": (_XML_DIRECTIVE, "<!--", "-->")}
 
@@ -376,8 +377,7 @@ def _scan_jinja(text: str, opener: str = "{#", closer: str = "#}"):
 
 def _scan_xml(text: str):
     """The comments of XML (POML) text, not the `<!--` inside CDATA, which is text."""
-    cdata = re.compile(r"<!\[CDATA\[.*?\]\]>", re.S)
-    blanked = cdata.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    blanked = _CDATA.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
     return _scan_jinja(blanked, "<!--", "-->")
 
 

@@ -1,6 +1,8 @@
 """PRM202 unordered-iteration-in-prompt."""
 from __future__ import annotations
 
+import ast
+
 from dataclasses import replace
 
 from ..impact import SMALL_LOSS, before_conversation, is_complete, sent_apart, worth_caching
@@ -164,7 +166,6 @@ _SET_BUILT = "Turn the set into a list in a fixed order where it becomes text (`
 def _set_built(seg) -> bool:
     """True when the segment's code is a set display, a set comprehension or a `set(...)` /
     `frozenset(...)` call: the value is the set itself, not a loop over one."""
-    import ast
     try:
         node = ast.parse(seg.expr or "", mode="eval").body
     except SyntaxError:

@@ -210,23 +210,8 @@ class _Translator:
             offsets[key] = m.start(3) - m.start() + (a.start(2) + inner if raw else a.start(1))
         parent = self._top()
         hidden = (parent is not None and parent.hidden) or name in _NOT_TEXT or (name == "let" and "name" not in values)
-        if name == "examples":
-            chat = values.get("chat", "true").lower() != "false"
-        elif name == "example":
-            chat = values.get("chat", "true" if parent is None or parent.tag != "examples" or parent.chat
-                              else "false").lower() != "false"
-        else:
-            chat = parent.chat if parent else False
-        in_chat_example = parent is not None and parent.tag == "example" and parent.chat
-        named = (_SPEAKERS.get(values.get("speaker", "").lower()) or _MESSAGES.get(name)
-                 or ({"input": "user", "output": "assistant"}.get(name) if in_chat_example else None))
-        inherited = parent.carry if parent else self.root_carry
-        if named is not None:  # later sibling elements take it (writer.ts: `inheritedSpeaker`)
-            if parent is not None:
-                parent.carry = named
-            else:
-                self.root_carry = named
-        speaker = named or inherited
+        chat = _chat(name, values, parent)
+        speaker, named = self._speaker(name, values, parent)
         opened, closes = [], []
         if "for" in values and (loop := _FOR.match(values["for"])):
             opened.append(f"{{%for {_identifier(loop.group(1))} in {translate(loop.group(2))[0]}%}}")
@@ -258,6 +243,21 @@ class _Translator:
             self._emit(end)
             return
         self.stack.append(_Open(name, end, speaker, speaker, hidden, chat, self.text.count("\n", 0, m.start()) + 1))
+
+    def _speaker(self, name: str, values: dict[str, str], parent: _Open | None) -> tuple[str | None, str | None]:
+        """(the element's speaker, the one it names or None), as POML's writer assigns them: a named
+        speaker (a `speaker` attribute, a message component, an example's input or output in chat
+        form) also holds for the sibling elements after it (`inheritedSpeaker` in writer.ts)."""
+        in_chat_example = parent is not None and parent.tag == "example" and parent.chat
+        named = (_SPEAKERS.get(values.get("speaker", "").lower()) or _MESSAGES.get(name)
+                 or ({"input": "user", "output": "assistant"}.get(name) if in_chat_example else None))
+        inherited = parent.carry if parent else self.root_carry
+        if named is not None:
+            if parent is not None:
+                parent.carry = named
+            else:
+                self.root_carry = named
+        return named or inherited, named
 
     def _close(self, name: str, tag: str, row: int) -> None:
         for i in range(len(self.stack) - 1, -1, -1):
@@ -319,6 +319,17 @@ class _Translator:
         key = f"{_PLACE}{len(self.embeds)}"
         self.embeds[key] = (kind, volatility, precision, expr, evidence)
         return key
+
+
+def _chat(name: str, values: dict[str, str], parent: _Open | None) -> bool:
+    """Whether an element is in an example set or example in chat form (`chat="false"` turns it off;
+    an `<example>` takes its `<examples>`' setting)."""
+    if name == "examples":
+        return values.get("chat", "true").lower() != "false"
+    if name == "example":
+        default = "true" if parent is None or parent.tag != "examples" or parent.chat else "false"
+        return values.get("chat", default).lower() != "false"
+    return parent.chat if parent else False
 
 
 def _expressions(s: str):
