@@ -161,3 +161,35 @@ def grown_evidence(seq, unread) -> str:
         if isinstance(inner, Text) else ""
     return f"{what}; its messages from `{' '.join(name.split())}` are not read (" + \
         (why or "what they hold is not written in the code followed here") + ")"
+
+
+#: Kinds of a value that is no input of the request whatever its volatility: the conversation,
+#: and a clock reading or an id (causes of their own, PRM102 / PRM103).
+_NO_INPUT = (Kind.HISTORY, Kind.TIMESTAMP, Kind.UNIQUE_ID)
+
+
+def _request_input(seg: Segment) -> bool:
+    """True for a value known to change per request that is not a time or an id: the user's
+    input (a parameter named so), a loop element, a request's field, data fetched with it."""
+    return not seg.is_static and seg.volatility is Volatility.PER_REQUEST and seg.kind not in _NO_INPUT
+
+
+def newest_input(segs: list[Segment]) -> list[Segment]:
+    """The segments of the newest user message of a one-shot request (Policy 7), each value the
+    code does not read (unknown kind or a template's placeholder, of unknown volatility) made
+    the request's input, per request: that is what the message is sent for. Not when the
+    message holds the conversation (a judge given a transcript: the transcript is what is new;
+    an attachment still is), nor before a value the code already knows as the request's input
+    (`{block}` of a graph schema, then `Question: {question}`): the input is that one, and the
+    earlier value keeps its unknown volatility (often the deployment's configuration).
+    `segs`: the message's segments in order; returns them, changed where read so."""
+    holds = any(not s.is_static and s.kind is Kind.HISTORY for s in segs)
+    out, known = [], False
+    for s in reversed(segs):
+        if not s.is_static and s.volatility is Volatility.UNKNOWN and s.kind in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE) \
+                and (s.is_attachment or not holds and not known):
+            s = replace(s, volatility=Volatility.PER_REQUEST, evidence=s.evidence or "content of the newest user message")
+        elif _request_input(s):
+            known = True
+        out.append(s)
+    return out[::-1]

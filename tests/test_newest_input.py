@@ -1,0 +1,57 @@
+"""What the code does not read in the newest user message of a one-shot request is the request's
+input, per request (docs/policies.md, Policy 7), unless the message holds the conversation, or
+the request's known input (a parameter named as the user's input, a loop element, a request's
+field) comes after it in the message: the input is then that one, and the value before it keeps
+its unknown volatility (an info at most). Fixtures: fixtures/newest_input/ (a graph-RAG SDK's
+Cypher generator: the schema rendered from its ontology, the rules, the question)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from promptlint.model import Kind, Segment, Volatility
+from promptlint.python.layout_values import newest_input
+
+from analysis_support import fixture_findings
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "newest_input"
+
+
+def _prefix(name: str, tmp_path: Path):
+    return [(d.code, d.severity.value, d.span.start.row, d.span.start.column)
+            for d in fixture_findings(FIXTURE, name, tmp_path) if d.code in ("PRM101", "PRM102", "PRM103")]
+
+
+def test_a_value_before_the_question_keeps_its_unknown_volatility(tmp_path):
+    [found] = fixture_findings(FIXTURE, "schema_question.py", tmp_path)
+    assert (found.code, found.severity.value, found.span.start.row, found.span.start.column) == ("PRM101", "info", 10, 1)
+    assert found.message.startswith("Content of unknown volatility `\"\\n\".join(lines)` (the parameter `ontology`)")
+
+
+def test_the_only_value_of_the_message_is_the_request_input(tmp_path):
+    assert _prefix("schema_only.py", tmp_path) == [("PRM101", "warning", 10, 1)]
+
+
+def test_a_question_before_the_value_is_the_finding(tmp_path):
+    assert _prefix("question_first.py", tmp_path) == [("PRM101", "warning", 8, 11)]
+
+
+def _seg(kind, vol, expr):
+    return Segment(kind=kind, volatility=vol, expr=expr)
+
+
+def _read(segs):
+    return [(s.expr, s.volatility.value) for s in newest_input(segs) if not s.is_static]
+
+
+def test_newest_input_reads_each_side():
+    block, q = _seg(Kind.UNKNOWN, Volatility.UNKNOWN, "block"), _seg(Kind.USER_INPUT, Volatility.PER_REQUEST, "question")
+    text = Segment(text="Rules\n")
+    assert _read([block, text, q]) == [("block", "unknown"), ("question", "per-request")]
+    assert _read([q, text, block]) == [("question", "per-request"), ("block", "per-request")]
+    assert _read([block, text]) == [("block", "per-request")]
+    # a clock reading after the value is no input of the request: the value is still the input
+    stamp = _seg(Kind.TIMESTAMP, Volatility.PER_REQUEST, "now")
+    assert _read([block, text, stamp]) == [("block", "per-request"), ("now", "per-request")]
+    # the message holds the conversation: the transcript is what is new
+    history = _seg(Kind.HISTORY, Volatility.UNKNOWN, "transcript")
+    assert _read([block, text, history]) == [("block", "unknown"), ("transcript", "unknown")]
