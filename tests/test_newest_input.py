@@ -1,8 +1,8 @@
 """What the code does not read in the newest user message of a one-shot request is the request's
 input, per request (docs/policies.md, Policy 7), unless the message holds the conversation, or
-the request's known input (a parameter named as the user's input, a loop element, a request's
-field) comes after it in the message: the input is then that one, and the value before it keeps
-its unknown volatility (an info at most). Fixtures: fixtures/newest_input/ (a graph-RAG SDK's
+the value is a parameter of the call and the request's known input (a parameter named as the
+user's input, a loop element, a request's field) comes after it in the message: the input is
+then that one, and the parameter keeps its unknown volatility (an info at most). Fixtures: fixtures/newest_input/ (a graph-RAG SDK's
 Cypher generator: the schema rendered from its ontology, the rules, the question)."""
 from __future__ import annotations
 
@@ -35,8 +35,8 @@ def test_a_question_before_the_value_is_the_finding(tmp_path):
     assert _prefix("question_first.py", tmp_path) == [("PRM101", "warning", 8, 11)]
 
 
-def _seg(kind, vol, expr):
-    return Segment(kind=kind, volatility=vol, expr=expr)
+def _seg(kind, vol, expr, evidence=""):
+    return Segment(kind=kind, volatility=vol, expr=expr, evidence=evidence)
 
 
 def _read(segs):
@@ -44,12 +44,16 @@ def _read(segs):
 
 
 def test_newest_input_reads_each_side():
-    block, q = _seg(Kind.UNKNOWN, Volatility.UNKNOWN, "block"), _seg(Kind.USER_INPUT, Volatility.PER_REQUEST, "question")
+    block = _seg(Kind.UNKNOWN, Volatility.UNKNOWN, "block", "the parameter `ontology`")
+    q = _seg(Kind.USER_INPUT, Volatility.PER_REQUEST, "question")
     text = Segment(text="Rules\n")
     assert _read([block, text, q]) == [("block", "unknown"), ("question", "per-request")]
     assert _read([q, text, block]) == [("question", "per-request"), ("block", "per-request")]
     assert _read([block, text]) == [("block", "per-request")]
-    # a clock reading after the value is no input of the request: the value is still the input
+    # a value the function makes itself (a reply it awaits) is made on each call: still the input
+    reply = _seg(Kind.UNKNOWN, Volatility.UNKNOWN, "reply.content", "`reply.content` is not resolved")
+    assert _read([reply, text, q]) == [("reply.content", "per-request"), ("question", "per-request")]
+    # a clock reading after the parameter is no input of the request: the parameter is still the input
     stamp = _seg(Kind.TIMESTAMP, Volatility.PER_REQUEST, "now")
     assert _read([block, text, stamp]) == [("block", "per-request"), ("now", "per-request")]
     # the message holds the conversation: the transcript is what is new

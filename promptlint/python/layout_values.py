@@ -166,6 +166,9 @@ def grown_evidence(seq, unread) -> str:
 #: Kinds of a value that is no input of the request whatever its volatility: the conversation,
 #: and a clock reading or an id (causes of their own, PRM102 / PRM103).
 _NO_INPUT = (Kind.HISTORY, Kind.TIMESTAMP, Kind.UNIQUE_ID)
+#: How the evaluator's evidence of a value read from a parameter of the call begins
+#: (python/flow/params.py: "the parameter `ontology`").
+_HANDED_IN = "the parameter `"
 
 
 def _request_input(seg: Segment) -> bool:
@@ -179,15 +182,17 @@ def newest_input(segs: list[Segment]) -> list[Segment]:
     code does not read (unknown kind or a template's placeholder, of unknown volatility) made
     the request's input, per request: that is what the message is sent for. Not when the
     message holds the conversation (a judge given a transcript: the transcript is what is new;
-    an attachment still is), nor before a value the code already knows as the request's input
-    (`{block}` of a graph schema, then `Question: {question}`): the input is that one, and the
-    earlier value keeps its unknown volatility (often the deployment's configuration).
-    `segs`: the message's segments in order; returns them, changed where read so."""
+    an attachment still is), nor for a parameter of the call (its evidence "the parameter `x`")
+    placed before a value the code already knows as the request's input (`{schema}` of a graph,
+    then `Question: {question}`): the input is that one, and the parameter keeps its unknown
+    volatility (often what the deployment is set up with). A value the function makes itself (a
+    reply it awaits, a page it fetches, text it renders per item) stays the input: it is made
+    on each call. `segs`: the message's segments in order; returns them, changed where read so."""
     holds = any(not s.is_static and s.kind is Kind.HISTORY for s in segs)
     out, known = [], False
     for s in reversed(segs):
         if not s.is_static and s.volatility is Volatility.UNKNOWN and s.kind in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE) \
-                and (s.is_attachment or not holds and not known):
+                and (s.is_attachment or not holds and not (known and s.evidence.startswith(_HANDED_IN))):
             s = replace(s, volatility=Volatility.PER_REQUEST, evidence=s.evidence or "content of the newest user message")
         elif _request_input(s):
             known = True
