@@ -1,5 +1,6 @@
 """Value helpers of request layouts (python/layout.py and the SDK modules): variants of a value,
-message lists merged from branches, cache-breakpoint keys, the replayed conversation's segment.
+message lists merged from branches, cache-breakpoint keys, the replayed conversation's segment,
+the volatility of what the code does not read in a one-shot request's newest user message.
 Pure functions over flow values (python/flow/values.py); no parsing, no judging.
 """
 from __future__ import annotations
