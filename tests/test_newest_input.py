@@ -53,6 +53,14 @@ def test_newest_input_reads_each_side():
     # a value the function makes itself (a reply it awaits) is made on each call: still the input
     reply = _seg(Kind.UNKNOWN, Volatility.UNKNOWN, "reply.content", "`reply.content` is not resolved")
     assert _read([reply, text, q]) == [("reply.content", "per-request"), ("question", "per-request")]
+    # a field of the object the known input is read from is the request's too
+    roots = {"func_desc": "row", "query": "row", "block": "", "question": "question"}
+    field = _seg(Kind.UNKNOWN, Volatility.UNKNOWN, "func_desc", "the parameter `row`")
+    query = _seg(Kind.USER_INPUT, Volatility.PER_REQUEST, "query")
+    assert [(s.expr, s.volatility.value) for s in newest_input([field, text, query], lambda s: roots[s.expr])
+            if not s.is_static] == [("func_desc", "per-request"), ("query", "per-request")]
+    assert [(s.expr, s.volatility.value) for s in newest_input([block, text, q], lambda s: roots[s.expr])
+            if not s.is_static] == [("block", "unknown"), ("question", "per-request")]
     # a clock reading after the parameter is no input of the request: the parameter is still the input
     stamp = _seg(Kind.TIMESTAMP, Volatility.PER_REQUEST, "now")
     assert _read([block, text, stamp]) == [("block", "per-request"), ("now", "per-request")]

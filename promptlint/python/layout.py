@@ -20,7 +20,7 @@ from .flow.windows import items_cut, window_of
 from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
 from .attachments import attachment, block_list, blocks_of, kind_of, spread_blocks
 from .list_heads import head_of, without
-from .layout_values import as_prompt_text, expr_of, newest_input, grown_evidence, history_seg, marker_keys, present_or_absent, read_whole, sometimes, variants_of
+from .layout_values import as_prompt_text, expr_of, newest_input, root_name, grown_evidence, history_seg, marker_keys, present_or_absent, read_whole, sometimes, variants_of
 from .markers import clock_tests, conditional_marker
 from .placeholder_models import is_foreign_model, is_placeholder_model
 from .tool_parts import ToolParts
@@ -453,7 +453,8 @@ class LayoutBuilder(ToolParts):
             # the newest user message is the request's input: what we cannot read in it is new per
             # request, unless the message holds the conversation or the request's known input
             # comes after it (layout_values.newest_input, Policy 7)
-            parts[newest].segments = newest_input(parts[newest].segments)
+            parts[newest].segments = newest_input(parts[newest].segments,
+                                                  lambda seg: root_name(seg, self.m.filename, self.m.source))
         if source == "python-call":
             self.sites.append(span)
         layout = PromptLayout(id=f"{self.m.filename}:{span.start.row}", site=span, source=source,
