@@ -6,33 +6,47 @@ then that one, and the parameter keeps its unknown volatility (an info at most).
 Cypher generator: the schema rendered from its ontology, the rules, the question)."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+import pytest
+
+from promptlint import api
 from promptlint.model import Kind, Segment, Volatility
 from promptlint.python.layout_values import newest_input
-
-from analysis_support import fixture_findings
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "newest_input"
 
 
-def _prefix(name: str, tmp_path: Path):
+@pytest.fixture(scope="module")
+def findings(tmp_path_factory):
+    """file name -> its diagnostics, the three fixtures checked once, copied out of the repository."""
+    root = tmp_path_factory.mktemp("newest_input")
+    for path in FIXTURE.glob("*.py"):
+        shutil.copy(path, root / path.name)
+    found: dict[str, list] = {}
+    for d in api.check([root], api.Settings(), jobs=1).diagnostics:
+        found.setdefault(Path(d.span.filename).name, []).append(d)
+    return found
+
+
+def _prefix(findings, name: str):
     return [(d.code, d.severity.value, d.span.start.row, d.span.start.column)
-            for d in fixture_findings(FIXTURE, name, tmp_path) if d.code in ("PRM101", "PRM102", "PRM103")]
+            for d in findings.get(name, []) if d.code in ("PRM101", "PRM102", "PRM103")]
 
 
-def test_a_value_before_the_question_keeps_its_unknown_volatility(tmp_path):
-    [found] = fixture_findings(FIXTURE, "schema_question.py", tmp_path)
+def test_a_value_before_the_question_keeps_its_unknown_volatility(findings):
+    [found] = findings["schema_question.py"]
     assert (found.code, found.severity.value, found.span.start.row, found.span.start.column) == ("PRM101", "info", 10, 1)
     assert found.message.startswith("Content of unknown volatility `\"\\n\".join(lines)` (the parameter `ontology`)")
 
 
-def test_the_only_value_of_the_message_is_the_request_input(tmp_path):
-    assert _prefix("schema_only.py", tmp_path) == [("PRM101", "warning", 10, 1)]
+def test_the_only_value_of_the_message_is_the_request_input(findings):
+    assert _prefix(findings, "schema_only.py") == [("PRM101", "warning", 10, 1)]
 
 
-def test_a_question_before_the_value_is_the_finding(tmp_path):
-    assert _prefix("question_first.py", tmp_path) == [("PRM101", "warning", 8, 11)]
+def test_a_question_before_the_value_is_the_finding(findings):
+    assert _prefix(findings, "question_first.py") == [("PRM101", "warning", 8, 11)]
 
 
 def _seg(kind, vol, expr, evidence=""):
