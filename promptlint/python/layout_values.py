@@ -147,10 +147,10 @@ def expr_of(value) -> str:
 
 def grown_evidence(seq, unread) -> str:
     """Why a message list is drawn as the conversation history, and what of it is not read
-    (`explain` shows it): a list grown across turns or passes of a loop (appended to, then sent
-    again), and the first of its messages the code read does not write (`unread`: a list handed
+    (`explain` shows it): a list appended to in a loop (a conversation grown turn by turn, or the
+    caller's messages converted one by one), and the first of its messages the code read does not write (`unread`: a list handed
     in, a message of unknown shape), with the reason the evaluator gives for it."""
-    what = "a message list grown across turns or passes of a loop (appended to, then sent again)"
+    what = "a message list appended to in a loop, taken as the replayed conversation"
     if not seq.items:
         return f"{what}; none of its messages is written in the code read here"
     if unread is None:
