@@ -333,7 +333,8 @@ class LayoutBuilder(ToolParts):
         bps = [Breakpoint.set_by(0, where, repeated) for where, repeated in seq.markers]
         read = bool(seq.items)
         unread = None  # the first message not read (`explain` says what it is)
-        for item in seq.items:
+        once = len(seq.items) - seq.tail  # (the items from here on were added once, after the loop)
+        for index, item in enumerate(seq.items):
             role, content, _ = self.message(item, frame) if not isinstance(item, Spread) else (None, None, None)
             if unread is None and (role is None or not read_whole(item)):
                 unread = item
@@ -345,7 +346,7 @@ class LayoutBuilder(ToolParts):
                 segs.extend(s for s in marks_of(inner.segments) if all(s.window != x.window for x in segs))
                 # a breakpoint on the blocks of the messages it converts (repeated: one per message)
                 found = [(b.span, b.ttl) for b in inner.breakpoints] or [(where, None) for where in marker_keys(content)]
-                every = seq.repeated and not conditional_marker(content)  # `if m.last`: not on every message
+                every = seq.repeated and index < once and not conditional_marker(content)  # `if m.last`: not on every message
                 bps.extend(Breakpoint(after=0, span=where, ttl=ttl, repeated=every) for where, ttl in found
                            if all(where != x.span for x in bps))
             if isinstance(item, Mapping):
