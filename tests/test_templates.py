@@ -311,6 +311,10 @@ def test_a_str_format_text_with_positional_fields_is_no_jinja_template(tmp_path)
     jinja = "Question: {{ question }}\nReturn {} when there is nothing.\n"  # no escape: Jinja, `{}` is text
     segs = prompt_text_segments(Path("prompts/q.txt"), "prompts/q.txt", jinja)
     assert [s.expr for s in dynamic(segs)] == ["question"]
+    # a Jinja statement says Jinja, whatever else the text holds: `{{ '{{' }}` is an expression there
+    raw = "{% raw %}Answer for {Z}.{% endraw %}\n{Z}={{ '{{' }} {{ prompt }} {{ '}}' }}\n"
+    segs = prompt_text_segments(Path("prompts/raw.txt"), "prompts/raw.txt", raw)
+    assert "prompt" in [s.expr for s in dynamic(segs)] and "{Z}" not in [s.expr for s in dynamic(segs)]
 
 
 def test_prompt_text_jinja_and_handlebars_fallback():

@@ -202,9 +202,15 @@ _POSITIONAL = re.compile(r"(?<!\{)\{(?P<positional>\d*)\}(?!\})")
 
 def format_template(text: str) -> bool:
     """True when `text` is a `str.format` template by its own syntax: it has a field (`{name}`,
-    `{}`, `{0}`) and a doubled brace that is an escape (`{{"key": 1}}`, `{{2}}`: no Jinja
-    expression opens with a digit or a quote). Its doubled braces then render as single ones
-    (`$\\frac{{D}}{{2}}$` is LaTeX) and are no placeholders, Jinja's or another's."""
+    `{}`, `{0}`), a doubled brace that is an escape (`{{"key": 1}}`, `{{2}}`) and no Jinja
+    statement or comment (`{% raw %}`, `{# ... #}`: a Jinja template, whose `{{ '{{' }}` is an
+    expression). Its doubled braces then render as single ones (`$\\frac{{D}}{{2}}$` is LaTeX) and
+    are no placeholders, Jinja's or another's."""
+    return "{%" not in text and "{#" not in text and _format_syntax(text)
+
+
+def _format_syntax(text: str) -> bool:
+    """True when `text` has a `str.format` field (`{name}`, `{}`, `{0}`) and a doubled brace that escapes."""
     if _FORMAT_ESCAPE.search(text) is None:
         return False
     return _POSITIONAL.search(text) is not None or any(m.group("fmt") for m in _PLACEHOLDER.finditer(text))
@@ -218,7 +224,7 @@ def placeholder_segments(text: str, filename: str, start: Position = Position(1,
     out: list[Segment] = []
     pos = 0
     matches = list(_PLACEHOLDER.finditer(text))
-    formatted = format_template(text)
+    formatted = _format_syntax(text)  # (text Jinja did not parse, too: its placeholders are read as plain ones)
     if formatted:  # (its positional fields too: `Question: {}`)
         matches = sorted([m for m in matches if not m.group("mustache")] + list(_POSITIONAL.finditer(text)),
                          key=lambda m: m.start())
