@@ -264,6 +264,26 @@ def test_system_texts_folded_into_the_message_after_them_are_not_field_hoists():
             return cur_system_message, out
     """
     assert [f[1:] for f in _fields(hoisted)] == [("rewrite", "cur_system_message", "joins")]
+    # the system branch empties its own name after adding to the field: a read of it elsewhere carries nothing
+    emptied = """
+        def parse(history):
+            out, system_parts, system_instruction = [], None, None
+            for message in history:
+                if message["role"] == "system":
+                    system_parts = [message["content"]]
+                    if system_instruction is not None:
+                        system_instruction.extend(system_parts)
+                    else:
+                        system_instruction = list(system_parts)
+                    system_parts = None
+                else:
+                    parts = [message["content"]]
+                    if system_parts is not None:
+                        parts = system_parts + parts
+                    out.append(parts)
+            return system_instruction, out
+    """
+    assert [f[1:] for f in _fields(emptied)] == [("parse", "system_parts", "joins")]
 
 
 def test_the_rule_reports_a_system_field_hoist_at_info_where_the_text_is_added():

@@ -240,9 +240,20 @@ def _folded_forward(loop, branch_if, field: str) -> bool:
     """True when the loop's other messages read the system text gathered so far (`else:
     messages[i]["content"] = cur_system_message + "\n" + message["content"]`): each system message is
     folded into the message that follows it, where it stood, not moved before all messages."""
+    if any(_emptied(n, field) for stmt in branch_if.body for n in subtree(stmt)):
+        return False  # (the system branch empties it itself: nothing is carried to the next message)
     rest = list(branch_if.orelse) + loop.body[loop.body.index(branch_if) + 1:]
     return any(isinstance(n, ast.Name) and n.id == field and isinstance(n.ctx, ast.Load)
                for stmt in rest for n in subtree(stmt))
+
+
+def _emptied(node, field: str) -> bool:
+    """`field = None` (or `""`, `[]`): the name set back to nothing."""
+    if not (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == field for t in node.targets)):
+        return False
+    value = node.value
+    return isinstance(value, ast.Constant) and value.value in (None, "") \
+        or isinstance(value, ast.List) and not value.elts
 
 
 def _into_newest(func, loop, field: str) -> str | None:
