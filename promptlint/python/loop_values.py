@@ -1,0 +1,79 @@
+"""Values of each pass of a loop: the fact that a request sent inside a `for` loop gets another
+value on each pass when the value is bound from the data the loop iterates.
+
+`for row in rows: client.chat.completions.create(messages=[{"role": "user", "content":
+PROMPT.format(question=row["q"])}])` sends one request per row, each with another row's text,
+wherever `rows` comes from: the text before the value is all those requests share. Not so for
+text built in a loop and sent once after it (`lines.append(f"- {d}")`), nor for a loop over a list
+the instance holds (`for agent in self.agents:`: each agent's prompt is sent again on the next
+round, its prefix is that agent's), nor for a loop over values the code writes (they are read as
+they are). Facts only: `mark` (the evaluator, flow/core.py) notes the loop on a value of unknown
+volatility (and on a loop counter) bound by it (`Segment.each`); `per_pass` (the layout builder,
+layout.py) states, on a request whose call sits inside that loop, that it changes per request.
+The rules judge it as any per-request value (impact.py).
+"""
+from __future__ import annotations
+
+import ast
+
+from ..model import Kind, Segment, Span, Volatility, replace
+from .flow.values import Text, Value
+
+#: Calls that hand the iterable on unchanged in what they yield (`enumerate(rows)`, `sorted(rows)`).
+_WRAPPERS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple", "iter"})
+#: How the evidence of a value of each pass ends.
+EACH_PASS = "a new value on each pass of the loop that sends the request"
+
+
+def _root(node):
+    """The expression a `for` statement iterates, without the wrappers that keep its items
+    (`enumerate(self.items)`: `self.items`)."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _WRAPPERS and node.args:
+        node = node.args[0]
+    return node
+
+
+def instance_owned(loop) -> bool:
+    """True when the `for` statement `loop` iterates a collection the instance or class holds
+    (`self.agents`, `cls.tools`, `self.config.steps`): the same items on every call."""
+    node = _root(loop.iter)
+    if not isinstance(node, (ast.Attribute, ast.Subscript)):
+        return False
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in ("self", "cls")
+
+
+def _changes_each_pass(seg: Segment) -> bool:
+    return not seg.is_static and (seg.volatility is Volatility.UNKNOWN and seg.kind in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE)
+                                  or seg.kind is Kind.UNKNOWN and seg.volatility is Volatility.STABLE
+                                  and seg.evidence == "a loop counter")
+
+
+def mark(value: Value, loop, span: Span | None) -> Value:
+    """`value`, bound by the `for` statement `loop` (at `span`), with that loop noted on its
+    segments of unknown volatility and on a loop counter (`Segment.each`); unchanged for a loop
+    over a collection of the instance (`instance_owned`), a value that is not text, or text the
+    code knows."""
+    if span is None or not isinstance(value, Text) or instance_owned(loop):
+        return value
+    if not any(_changes_each_pass(s) for s in value.segs):
+        return value
+    return Text([replace(s, each=span) if _changes_each_pass(s) else s for s in value.segs])
+
+
+def _inside(span: Span, site: Span) -> bool:
+    return span.filename == site.filename and span.start <= site.start and site.end <= span.end
+
+
+def per_pass(segments: list[Segment], site: Span) -> list[Segment]:
+    """The segments of a request sent at `site` with those bound by a loop that holds `site`
+    (`Segment.each`) stated as new per request (`Volatility.PER_REQUEST`, evidence EACH_PASS);
+    a loop that does not hold the send leaves them as they are."""
+    out = []
+    for s in segments:
+        if s.each is not None and _changes_each_pass(s) and _inside(s.each, site):
+            s = replace(s, volatility=Volatility.PER_REQUEST,
+                        evidence=f"{s.evidence or f'`{s.expr}`'}: {EACH_PASS} (line {s.each.start.row})")
+        out.append(s)
+    return out
