@@ -23,17 +23,18 @@ def _found(name: str) -> list[tuple[str, str, int, str]]:
 def test_a_row_of_a_loop_that_sends_a_request_per_pass_is_per_request():
     found = _found("per_row.py")
     assert [(code, severity, row) for code, severity, row, _ in found] == [
-        ("PRM101", "warning", 15), ("PRM101", "warning", 27)]
-    row, counter = (message for *_, message in found)
+        ("PRM101", "warning", 15), ("PRM101", "warning", 27), ("PRM101", "warning", 38)]
+    row, counter, called = (message for *_, message in found)
+    assert "passed once per element of `rows` (line 43)" in called and EACH_PASS in called
     assert "Per-request content `row['topic']`" in row
-    assert f"{EACH_PASS} (line 12)" in row
-    assert "Per-request content `number`" in counter and f"{EACH_PASS} (line 24)" in counter
+    assert EACH_PASS in row
+    assert "Per-request content `number`" in counter and EACH_PASS in counter
 
 
 def test_text_built_in_a_loop_and_a_loop_over_the_instances_list_keep_their_reading():
     found = _found("built_in_loop.py")
     assert [(code, severity, row) for code, severity, row, _ in found] == [
-        ("PRM101", "info", 17), ("PRM101", "info", 31)]
+        ("PRM101", "info", 17), ("PRM101", "info", 31)]  # (`describe`, called once per tool: no send, no finding)
     assert all("Content of unknown volatility" in message and EACH_PASS not in message for *_, message in found)
 
 

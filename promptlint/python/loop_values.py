@@ -34,9 +34,11 @@ def _root(node):
 
 
 def instance_owned(loop) -> bool:
-    """True when the `for` statement `loop` iterates a collection the instance or class holds
-    (`self.agents`, `cls.tools`, `self.config.steps`): the same items on every call."""
-    node = _root(loop.iter)
+    """True when the `for` statement `loop` (or a comprehension, or its first `for`) iterates a
+    collection the instance or class holds (`self.agents`, `cls.tools`, `self.config.steps`): the
+    same items on every call."""
+    first = getattr(loop, "generators", None)
+    node = _root(first[0].iter if first else loop.iter)
     if not isinstance(node, (ast.Attribute, ast.Subscript)):
         return False
     while isinstance(node, (ast.Attribute, ast.Subscript)):
@@ -50,16 +52,17 @@ def _changes_each_pass(seg: Segment) -> bool:
                                   and seg.evidence == "a loop counter")
 
 
-def mark(value: Value, loop, span: Span | None) -> Value:
-    """`value`, bound by the `for` statement `loop` (at `span`), with that loop noted on its
-    segments of unknown volatility and on a loop counter (`Segment.each`); unchanged for a loop
-    over a collection of the instance (`instance_owned`), a value that is not text, or text the
-    code knows."""
+def mark(value: Value, loop, span: Span | None, why: str = "") -> Value:
+    """`value`, bound by the `for` statement `loop` (a request sent inside `span` gets a new one on
+    each pass), with `span` noted on its segments of unknown volatility and on a loop counter
+    (`Segment.each`), and `why` added to their evidence; unchanged for a loop over a collection
+    of the instance (`instance_owned`), a value that is not text, or text the code knows."""
     if span is None or not isinstance(value, Text) or instance_owned(loop):
         return value
     if not any(_changes_each_pass(s) for s in value.segs):
         return value
-    return Text([replace(s, each=span) if _changes_each_pass(s) else s for s in value.segs])
+    return Text([replace(s, each=span, evidence=f"{s.evidence or f'`{s.expr}`'}{why}") if why else replace(s, each=span)
+                 if _changes_each_pass(s) else s for s in value.segs])
 
 
 def _inside(span: Span, site: Span) -> bool:
@@ -73,7 +76,6 @@ def per_pass(segments: list[Segment], site: Span) -> list[Segment]:
     out = []
     for s in segments:
         if s.each is not None and _changes_each_pass(s) and _inside(s.each, site):
-            s = replace(s, volatility=Volatility.PER_REQUEST,
-                        evidence=f"{s.evidence or f'`{s.expr}`'}: {EACH_PASS} (line {s.each.start.row})")
+            s = replace(s, volatility=Volatility.PER_REQUEST, evidence=f"{s.evidence or f'`{s.expr}`'}: {EACH_PASS}")
         out.append(s)
     return out

@@ -27,7 +27,7 @@ from ..walk import children
 from .open_classes import built_unseen
 from .instance_sites import instance_sites
 from .kept_out import apart, keeps_out
-from .per_call import per_element
+from .per_call import each_call, per_element
 from .relays import RELAY_NAMES, relayed
 from .frames import Frame
 from .values import ClassRef
@@ -225,6 +225,8 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
             continue
         value = evaluator.eval(arg, caller_frame)
         value = per_element(module, caller, call, arg, func, value) or value
+        if frame.hops is None:  # (a request the function sends per element: loop_values.py)
+            value = each_call(module, caller, call, arg, frame.module, func, value) or value
         # (a call that keeps its request out of the conversation the function keeps: kept_out.py)
         values.append(apart(value) if keeps_out(func, call, frame.cls is not None) else value)
     from .values import Alt
