@@ -34,7 +34,9 @@ def test_a_row_of_a_loop_that_sends_a_request_per_pass_is_per_request():
 def test_text_built_in_a_loop_and_a_loop_over_the_instances_list_keep_their_reading():
     found = _found("built_in_loop.py")
     assert [(code, severity, row) for code, severity, row, _ in found] == [
-        ("PRM101", "info", 17), ("PRM101", "info", 31)]  # (`describe`, called once per tool: no send, no finding)
+        ("PRM101", "info", 17), ("PRM101", "info", 31), ("PRM101", "info", 53)]
+    # (`describe`, called once per tool, sends nothing: no finding; `converse` sends several requests
+    # with each persona, in a `while` loop inside the `for`: the persona is not new per request)
     assert all("Content of unknown volatility" in message and EACH_PASS not in message for *_, message in found)
 
 
@@ -44,6 +46,8 @@ def _span(row: int, end_row: int) -> Span:
 
 def test_per_pass_states_per_request_only_inside_the_loop():
     loop = _span(10, 20)
+    value0 = Segment(span=_span(12, 12), kind=Kind.UNKNOWN, volatility=Volatility.UNKNOWN, expr="row", each=loop)
+    assert per_pass([value0], _span(14, 16), [loop, _span(13, 18)]) == [value0]  # (a `while` between them)
     value = Segment(span=_span(12, 12), kind=Kind.UNKNOWN, volatility=Volatility.UNKNOWN, expr="row", each=loop)
     static = Segment(text="Rules")
     inside, kept = per_pass([value, static], _span(14, 16))

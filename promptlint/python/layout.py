@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .loop_values import per_pass
+from .loop_values import loop_spans, per_pass
 from ..model import replace
 
 from ..model import Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
@@ -464,7 +464,7 @@ class LayoutBuilder(ToolParts):
             self.sites.append(span)
             for part in parts:  # a value of each pass of a loop that sends the request (loop_values.py)
                 if not part.is_history:
-                    part.segments = per_pass(part.segments, span)
+                    part.segments = per_pass(part.segments, span, loop_spans(self.m))
         layout = PromptLayout(id=f"{self.m.filename}:{span.start.row}", site=span, source=source,
                               provider=provider, api=api,
                               model=None if is_placeholder_model(model) or is_foreign_model(provider, model) else model,

@@ -69,13 +69,28 @@ def _inside(span: Span, site: Span) -> bool:
     return span.filename == site.filename and span.start <= site.start and site.end <= span.end
 
 
-def per_pass(segments: list[Segment], site: Span) -> list[Segment]:
+_LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def loop_spans(module) -> list[Span]:
+    """The spans of every loop of `module` (`for`, `while`, comprehensions), read once per module."""
+    key = ("loop_spans",)
+    found = module._pieces.get(key)
+    if found is None:
+        found = module._pieces[key] = (None, [module.span(n) for n in ast.walk(module.tree) if isinstance(n, _LOOPS)])
+    return found[1]
+
+
+def per_pass(segments: list[Segment], site: Span, loops: list[Span] = ()) -> list[Segment]:
     """The segments of a request sent at `site` with those bound by a loop that holds `site`
     (`Segment.each`) stated as new per request (`Volatility.PER_REQUEST`, evidence EACH_PASS);
-    a loop that does not hold the send leaves them as they are."""
+    a loop that does not hold the send leaves them as they are, and so does one that holds it
+    only through another loop of `loops` (`site`'s module: `for persona in personas: while turn
+    < n: send(...)` sends several requests with each value)."""
     out = []
     for s in segments:
-        if s.each is not None and _changes_each_pass(s) and _inside(s.each, site):
+        if s.each is not None and _changes_each_pass(s) and _inside(s.each, site) \
+                and not any(loop != s.each and _inside(s.each, loop) and _inside(loop, site) for loop in loops):
             s = replace(s, volatility=Volatility.PER_REQUEST, evidence=f"{s.evidence or f'`{s.expr}`'}: {EACH_PASS}")
         out.append(s)
     return out

@@ -77,6 +77,8 @@ def _element_loop(module, caller, call: ast.Call, whole: bool = False) -> tuple[
         parent = parents[node]
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             return None
+        if whole and isinstance(parent, ast.While):
+            return None  # (called several times per element)
         if isinstance(parent, _COMPS) and not isinstance(node, ast.comprehension):
             gens = parent.generators
             found = {n for g in gens for n in _targets(g.target)}, gens[0].iter
