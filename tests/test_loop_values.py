@@ -65,3 +65,16 @@ def test_instance_owned_loops():
     assert not instance_owned(loop("for row in rows: pass"))
     assert not instance_owned(loop("for row in self: pass"))
     assert not instance_owned(loop("for row in load(self.path): pass"))
+
+
+def test_mark_notes_the_loop_on_the_values_it_binds_only():
+    from promptlint.python.flow.values import Text
+    from promptlint.python.loop_values import mark
+    loop = ast.parse("for row in rows: pass").body[0]
+    value = Text([Segment(text="Topic: "), Segment(span=_span(2, 2), kind=Kind.UNKNOWN, volatility=Volatility.UNKNOWN,
+                                                   expr="row", evidence="the parameter `rows`")])
+    static, row = mark(value, loop, _span(1, 3), ", passed once per element").segs
+    assert static == value.segs[0]
+    assert row.each == _span(1, 3) and row.evidence == "the parameter `rows`, passed once per element"
+    owned = ast.parse("for row in self.rows: pass").body[0]
+    assert mark(value, owned, _span(1, 3)) is value

@@ -61,8 +61,9 @@ def mark(value: Value, loop, span: Span | None, why: str = "") -> Value:
         return value
     if not any(_changes_each_pass(s) for s in value.segs):
         return value
-    return Text([replace(s, each=span, evidence=f"{s.evidence or f'`{s.expr}`'}{why}") if why else replace(s, each=span)
-                 if _changes_each_pass(s) else s for s in value.segs])
+    def noted(s: Segment) -> Segment:
+        return replace(s, each=span, evidence=f"{s.evidence or f'`{s.expr}`'}{why}") if why else replace(s, each=span)
+    return Text([noted(s) if _changes_each_pass(s) else s for s in value.segs])
 
 
 def _inside(span: Span, site: Span) -> bool:
