@@ -67,6 +67,28 @@ def each_call(module, caller, call: ast.Call, arg: ast.expr, callee_module, call
     return marked if marked is not value else None
 
 
+def same_call(module, caller, call: ast.Call, arg: ast.expr, callee_module, callee, value):
+    """`value`, the argument `arg` of `call` (a call of `callee` of `callee_module` made in
+    `caller`), with the callee noted as the loop over whose passes it stays the same
+    (`Segment.same`, loop_values.same) when the call is made once per element of a `for` loop or a
+    comprehension over data, another argument reads that element and `arg` does not (`for p in
+    points: judge(p, summary)`: `summary`), and no statement of the loop rebinds what `arg` reads.
+    None for any other argument or call."""
+    loop = _element_loop(module, caller, call, whole=True)
+    if loop is None:
+        return None
+    names, iterable, stmt = loop
+    reads = lambda node: any(isinstance(n, ast.Name) and n.id in names for n in subtree(node))
+    if reads(arg) or not any(reads(a) for a in [*call.args, *(k.value for k in call.keywords)]):
+        return None
+    if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)) or loop_values.instance_owned(stmt):
+        return None
+    if isinstance(stmt, _LOOPS) and loop_values.rebinds(stmt, arg):
+        return None
+    marked = loop_values.same(value, callee_module.span(callee))
+    return marked if marked is not value else None
+
+
 def _element_loop(module, caller, call: ast.Call, whole: bool = False) -> tuple[set[str], ast.expr] | None:
     """(the names bound per element, the iterated expression) of the innermost comprehension
     whose element holds `call`, or `for` loop whose body holds it, inside `caller`; None when
