@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .loop_values import invariant, loop_spans, per_pass
 from ..model import replace
 
 from ..model import Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
@@ -450,6 +451,14 @@ class LayoutBuilder(ToolParts):
         for part in parts:
             if not part.is_history:
                 part.segments = as_prompt_text(part.segments)
+        if source == "python-call":
+            self.sites.append(span)
+            own = [part for part in parts if not part.is_history]
+            for part in own:  # a value of each pass of a loop that sends the request (loop_values.py)
+                part.segments = per_pass(part.segments, span, loop_spans(self.m))
+            eaches = {s.each for part in own for s in part.segments if s.each is not None}
+            for part in own:  # and text that stays the same in every pass of that loop
+                part.segments = invariant(part.segments, span, self.m, eaches)
         if newest is not None:
             # the newest user message is the request's input: what we cannot read in it is new per
             # request, unless the message holds the conversation (a judge given a transcript): that
@@ -459,9 +468,7 @@ class LayoutBuilder(ToolParts):
             known = any(not s.is_static and s.kind is Kind.HISTORY for s in part.segments)
             part.segments = [replace(s, volatility=Volatility.PER_REQUEST, evidence=s.evidence or "content of the newest user message")
                              if not s.is_static and s.volatility is Volatility.UNKNOWN and s.kind in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE)
-                             and (not known or s.is_attachment) else s for s in part.segments]
-        if source == "python-call":
-            self.sites.append(span)
+                             and (not known or s.is_attachment) and s.same is None else s for s in part.segments]
         layout = PromptLayout(id=f"{self.m.filename}:{span.start.row}", site=span, source=source,
                               provider=provider, api=api,
                               model=None if is_placeholder_model(model) or is_foreign_model(provider, model) else model,

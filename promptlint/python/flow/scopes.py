@@ -251,11 +251,11 @@ class ScopesMixin:
                     source = _shared("expr", node=it, env=dict(env))
             for i, name in enumerate(targets):
                 if counted is not None:  # `for i, x in enumerate(xs)`: a counter, then an element of xs
-                    inner[name] = (_shared("counter", node=stmt.target, name=name) if i == 0
-                                   else _shared("iter", node=counted, env=dict(env), name=name, prev=source))
+                    inner[name] = (_shared("counter", node=stmt.target, name=name, each=stmt) if i == 0
+                                   else _shared("iter", node=counted, env=dict(env), name=name, prev=source, each=stmt))
                 else:
                     inner[name] = _shared("iter", node=stmt.iter, env=dict(env), name=name,
-                                          index=target_position(stmt.target, i), prev=source)
+                                          index=target_position(stmt.target, i), prev=source, each=stmt)
             run = pops_run(stmt)
             fitting = runs_until_it_fits(stmt) and not run and not restores_length(stmt, env)
             frame.fitting += fitting
