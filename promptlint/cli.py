@@ -14,7 +14,7 @@ import click
 
 from . import __version__
 from .api import check as run_check, exit_code
-from .report.fixes import fix_hint, fix_list
+from .report.fixes import fix_hint, fix_list, severity_hint
 from .source import line_count
 from .config import ConfigError, find_config, load_settings
 from .cli_output import (FORMATS, ProgressBar, check_targets, echo_err, emit, fail, render, split_selectors,
@@ -214,7 +214,8 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
     else:
         output = render(report, fmt, colored, settings.docs_url, quiet=quiet)
         if fmt in ("text", "concise") and not quiet:  # as ruff: the hint ends the report, on stdout
-            hint = fix_hint(report.diagnostics)
+            hint = fix_hint(report.diagnostics) + (severity_hint(report.diagnostics, settings.fail_on)
+                                                   if fmt == "text" else "")
             output += ("\n" if hint and output and not output.endswith("\n") else "") + hint
     if show_fixes:
         click.echo(fix_list(report.diagnostics, "Fixes available"), err=True, nl=False)

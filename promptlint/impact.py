@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from .estimates import Cut, cached_tokens, is_exact, target_profiles, target_tokens, token_range, tokens_before
 from .marker_names import no_breakpoint
 from .model import Kind, PromptLayout, Severity, Volatility
-from .prefix import MIN_STATIC_AFTER, Placed, history_between, placed_segments, prefix_end
+from .prefix import MIN_STATIC_AFTER, Placed, history_between, loop_shared, placed_segments, prefix_end
 from .profiles import DEFAULT_TARGETS, Profile, UnknownTargetError, canonical_provider, lookup
 from .rates import RARE, Rate, blocks, rate_of, stops
 from .turn_names import written_conversation
@@ -156,6 +156,7 @@ class Impact:
     merged_into: Placed | None = None  # not `first`: the earlier value whose finding stands for it (Policy 8)
     after_conversation: bool = False  # a prompt file's value after the conversation it writes (`written_conversation`)
     assumed: bool = False  # the targets are the default ones: the code names no provider promptlint knows (`assumed_targets`)
+    shared: Placed | None = None  # text after it the same in every pass of the loop that makes it new (`loop_shared`)
 
     @property
     def seg(self):
@@ -207,7 +208,21 @@ class Impact:
     @property
     def severity(self) -> Severity | None:
         """The finding's severity from the figures (None: no finding); see the module docstring.
-        A prompt `sent_apart` needs `worth_caching` (UNKNOWN_STATIC_AFTER)."""
+        A prompt `sent_apart` needs `worth_caching` (UNKNOWN_STATIC_AFTER). A value of each pass of
+        a loop placed before text that every pass sends the same (`shared`) is info when the
+        figures give nothing: that text is lost on every pass but the first, its size not known."""
+        judged = self._judged()
+        if judged is None and self.loop_only:
+            return Severity.INFO
+        return judged
+
+    @property
+    def loop_only(self) -> bool:
+        """True when the finding rests on the text after the value that is the same in every pass
+        of its loop (`shared`) alone: the figures of the static text give nothing."""
+        return self.shared is not None and self.first and self.rate is Rate.REQUEST and self._judged() is None
+
+    def _judged(self) -> Severity | None:
         if not self.first:
             return None
         apart = self.sized and not self.complete and not before_conversation(self.placed.part.role)
@@ -495,9 +510,10 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         between = sum(1 for q in placed[i + 1:] if q.cut < end and before(q.cut) < before(end))
         history = history_between(layout, p.cut, end) and not p.seg.spares_history  # (prefix.placed_segments)
         own = written is not None and p.cut > written
+        shared = loop_shared(p, placed[i + 1:], rates[i + 1:], end) if rate is Rate.REQUEST else None
         out.append(Impact(p, rate, first, max(after, 0), history, complete,
                           losses, part_static, before_lost, sized or own, behind, unsure, between, merged_into,
-                          own, assumed))
+                          own, assumed, shared))
     return out
 
 

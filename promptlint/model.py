@@ -114,6 +114,15 @@ class Segment:
     call that read its value back from a store (a database query's rows, an ORM query, a document or
     JSON read: `flow/store_rows.py`): data the code does not keep between requests but reads again,
     its keys in the order the store gives; on serialized data, the store read of the data serialised.
+    `each`, on a value of unknown volatility (or a loop counter), is the `for` statement that binds it
+    from data it iterates (`for row in rows:`, not a list of the instance's own, `self.agents`): each
+    pass of the loop reads another value; a request sent inside that loop gets a new one each time
+    (python/loop_values.py states it, per request, on such a request's segments).
+    `same`, on a value of unknown volatility, is the loop (a `for` statement, or a function called
+    once per element of one) over whose passes it stays the same while a value bound by that loop
+    (`each`, the same span) changes: text computed before the loop, a parameter or an argument that
+    does not read the element (`for kp in points: send(f"{kp} {summary}")`): every request of the
+    loop shares it (python/loop_values.py).
     """
 
     text: str = ""
@@ -144,6 +153,8 @@ class Segment:
     others: tuple["Segment", ...] = ()  # of an unordered iteration ordering a tools list: its other unordered sources
     stored: Span | None = None  # the call that read the value back from a store (`cur.fetchall()`)
     gate: str = ""  # produced only when this option, off by default, is on (`self.add_time`: python/gated_values.py)
+    each: Span | None = None  # bound by this `for` statement from data it iterates: a value of each pass (python/loop_values.py)
+    same: Span | None = None  # the same on every pass of this loop (or call made once per element): loop_values.py
 
     @property
     def is_static(self) -> bool:

@@ -134,6 +134,25 @@ def placed_segments(layout: PromptLayout) -> list[Placed]:
     return out
 
 
+def loop_shared(p: Placed, later: list[Placed], rates: list, end: Cut) -> Placed | None:
+    """The first segment of `later` (those after `p`, with their `rates.Rate`s: None for a value
+    that does not change) before `end` that stays the same in every pass of the loop that binds
+    `p`'s value (`Segment.same` is its `each`: python/loop_values.py), with nothing between them
+    that may change (a value of unknown volatility, another per-request value); None when there is
+    none. `for kp in points: send(f"KEY POINT: {kp} SUMMARY: {summary}")`: at `{kp}`, `{summary}`."""
+    loop = p.seg.each
+    if loop is None:
+        return None
+    for q, rate in zip(later, rates):
+        if not q.cut < end:
+            return None
+        if q.seg.same == loop:
+            return q
+        if rate is not None:
+            return None
+    return None
+
+
 def tokens(n: int, what: str = "token") -> str:
     """'1 token', '1,830 tokens': a count with its noun in the right number."""
     return f"{n:,} {what}{'' if n == 1 else 's'}"

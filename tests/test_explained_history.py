@@ -21,8 +21,8 @@ def drawn(line: int) -> list[str]:
 def test_a_list_grown_in_a_tool_loop_says_it_is_grown_and_which_messages_are_not_read():
     rows = drawn(9)
     at = rows.index(next(r for r in rows if r.startswith("history") and "{conversation history}" in r))
-    assert rows[at + 1] == ("^ history: a message list grown across turns or passes of a loop (appended to, "
-                            "then sent again); its messages from `messages` are not read (the parameter `messages`)")
+    assert rows[at + 1] == ("^ history: a message list appended to in a loop, taken as the replayed conversation; "
+                            "its messages from `messages` are not read (the parameter `messages`)")
 
 
 def test_a_message_list_handed_in_says_it_is_taken_as_the_conversation_and_not_read():

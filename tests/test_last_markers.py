@@ -89,3 +89,34 @@ def test_the_callers_list_marked_in_place_and_handed_back_carries_a_breakpoint_p
 
 def test_the_callers_list_marked_on_its_last_message_only_is_one_breakpoint(tmp_path):
     assert _in_place(tmp_path, "if i == len(messages) - 1:") == []
+
+
+EXAMPLES_THEN_QUESTION = """
+import anthropic
+
+client = anthropic.Anthropic()
+CC = {"type": "ephemeral"}
+
+
+def ask(system, examples, question):
+    msgs = []
+    for u, a in examples:
+        msgs.append({"role": "user", "content": u})
+        msgs.append({"role": "assistant", "content": a})
+    msgs.append({"role": "user", "content": [{"type": "text", "text": question, "cache_control": CC}]})
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=100,
+                                  system=[{"type": "text", "text": system, "cache_control": CC}], messages=msgs)
+"""
+
+
+def test_a_breakpoint_on_a_message_added_once_after_the_loop_is_one(tmp_path):
+    # the few-shot pairs are appended in the loop, the question with its breakpoint once after it:
+    # two breakpoints in all, not one per message (from a new user's trial: fenic's convert_messages)
+    (tmp_path / "app.py").write_text(EXAMPLES_THEN_QUESTION)
+    assert [d.code for d in check([str(tmp_path)]).diagnostics if d.code == "PRM304"] == []
+    in_loop = EXAMPLES_THEN_QUESTION.replace(
+        '        msgs.append({"role": "assistant", "content": a})\n',
+        '        msgs.append({"role": "assistant", "content": [{"type": "text", "text": a, "cache_control": CC}]})\n')
+    (tmp_path / "app.py").write_text(in_loop)
+    assert [(d.code, d.severity.value, d.span.start.row) for d in check([str(tmp_path)]).diagnostics
+            if d.code == "PRM304"] == [("PRM304", "error", 12)]

@@ -67,3 +67,17 @@ def test_the_help_of_a_set_built_where_it_enters_the_text_is_to_make_it_a_list(t
         ("PRM202", 8, "Turn the set into a list in a fixed order where it becomes text (`sorted(...)` of it), "
                       "or build a list"),
         ("PRM202", 12, "Wrap the iterable in `sorted(...)`")]
+
+
+def test_the_help_of_a_shuffled_list_is_to_keep_one_order_not_to_sort_it(tmp_path):
+    (tmp_path / "app.py").write_text(
+        "import random\nfrom openai import OpenAI\n\nclient = OpenAI()\nSHOTS = ['Q: 1+1? A: 2'] * 8\n"
+        "RULES = 'Answer from the rules. ' * 400\n\n\n"
+        "def ask(q):\n    shots = list(SHOTS)\n    random.shuffle(shots)\n"
+        "    system = '\\n'.join(shots) + RULES\n"
+        "    return client.chat.completions.create(model='gpt-4o', messages=[\n"
+        "        {'role': 'system', 'content': system}, {'role': 'user', 'content': q}])\n", encoding="utf-8")
+    found = [d for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics if d.code == "PRM202"]
+    assert [(d.span.start.row, d.fix, d.advice) for d in found] == [
+        (11, None, "Keep one order: shuffle with a fixed seed (`random.Random(0).shuffle(xs)`) or once, where the "
+                   "list is made; sorting would undo the shuffle")]

@@ -237,6 +237,55 @@ def test_leading_only_refused_sent_in_place_or_kept_whole_are_not_field_hoists()
 FIELD = Path(__file__).resolve().parent.parent / "fixtures" / "system_moves" / "fields.py"
 
 
+def test_system_texts_folded_into_the_message_after_them_are_not_field_hoists():
+    # each system text rides in the next message, where it stood (from a new user's trial: sycamore's
+    # rewrite_system_messages); the same loop keeping the text for a field after it is one
+    folded = """
+        def rewrite(messages):
+            cur_system_message = ""
+            for i, message in enumerate(messages):
+                if message.get("role") == "system":
+                    cur_system_message += message.get("content", "")
+                else:
+                    if cur_system_message:
+                        messages[i]["content"] = cur_system_message + "\\n" + message.get("content", "")
+                        cur_system_message = ""
+            return [m for m in messages if m.get("role") != "system"]
+    """
+    assert _fields(folded) == []
+    hoisted = """
+        def rewrite(messages):
+            cur_system_message, out = "", []
+            for i, message in enumerate(messages):
+                if message.get("role") == "system":
+                    cur_system_message += message.get("content", "")
+                else:
+                    out.append(message)
+            return cur_system_message, out
+    """
+    assert [f[1:] for f in _fields(hoisted)] == [("rewrite", "cur_system_message", "joins")]
+    # the system branch empties its own name after adding to the field: a read of it elsewhere carries nothing
+    emptied = """
+        def parse(history):
+            out, system_parts, system_instruction = [], None, None
+            for message in history:
+                if message["role"] == "system":
+                    system_parts = [message["content"]]
+                    if system_instruction is not None:
+                        system_instruction.extend(system_parts)
+                    else:
+                        system_instruction = list(system_parts)
+                    system_parts = None
+                else:
+                    parts = [message["content"]]
+                    if system_parts is not None:
+                        parts = system_parts + parts
+                    out.append(parts)
+            return system_instruction, out
+    """
+    assert [f[1:] for f in _fields(emptied)] == [("parse", "system_parts", "joins")]
+
+
 def test_the_rule_reports_a_system_field_hoist_at_info_where_the_text_is_added():
     from promptlint import api
     report = api.check([FIELD], api.Settings(), jobs=1)

@@ -293,6 +293,30 @@ def test_a_str_format_prompt_file_keeps_doubled_braces_as_text():
     assert [s.expr for s in dynamic(segs)] == ["{{user_name}}", "{topic}"]
 
 
+def test_a_str_format_text_with_positional_fields_is_no_jinja_template(tmp_path):
+    # `{}` is the field the code fills (`.format(question)`), `{{2}}` an escape no Jinja expression
+    # writes: its doubled braces are LaTeX text (`\\frac{{D}}{{2}}`), not placeholders, Jinja's or another's
+    text = ("Answer: the area is $\\pi \\left(\\frac{{D}}{{2}}\\right)^2$ and $P = {{Power}}$.\n"
+            "Answer the following multiple choice question. There is only one correct answer, and the last line\n"
+            "of your response should be in the format Answer: LETTER, where LETTER is one of the options given.\n"
+            "Question:\n{}\nAnswer: think step by step.\n")
+    segs = prompt_text_segments(Path("prompts/five-shot.txt"), "prompts/five-shot.txt", text)
+    assert [(s.expr, at(s.span)) for s in dynamic(segs)] == [("{}", (5, 1))]
+    (tmp_path / "prompt").mkdir()
+    yaml_file = tmp_path / "prompt" / "five-shot.yaml"  # (a file of a prompt folder: its prose is a prompt)
+    yaml_file.write_text("prompt_format:\n  - |\n" + "".join("    " + line + "\n" for line in text.splitlines()),
+                         encoding="utf-8")
+    (prompt,) = config_prompts(yaml_file, "prompt/five-shot.yaml", yaml_file.read_text())
+    assert [(s.expr, at(s.span)) for s in dynamic(prompt.segments)] == [("{}", (7, 5))]
+    jinja = "Question: {{ question }}\nReturn {} when there is nothing.\n"  # no escape: Jinja, `{}` is text
+    segs = prompt_text_segments(Path("prompts/q.txt"), "prompts/q.txt", jinja)
+    assert [s.expr for s in dynamic(segs)] == ["question"]
+    # a Jinja statement says Jinja, whatever else the text holds: `{{ '{{' }}` is an expression there
+    raw = "{% raw %}Answer for {Z}.{% endraw %}\n{Z}={{ '{{' }} {{ prompt }} {{ '}}' }}\n"
+    segs = prompt_text_segments(Path("prompts/raw.txt"), "prompts/raw.txt", raw)
+    assert "prompt" in [s.expr for s in dynamic(segs)] and "{Z}" not in [s.expr for s in dynamic(segs)]
+
+
 def test_prompt_text_jinja_and_handlebars_fallback():
     summary = TPL / "prompt_dir/prompts/summary.md"
     segs = prompt_text_segments(summary, "prompts/summary.md", summary.read_text())

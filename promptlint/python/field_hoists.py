@@ -19,7 +19,8 @@ when the system branch of one loop over the messages (an iterable named for them
 messages if m.role != "system"]`), and the loop never stops (`break`, `return`); a branch that
 raises (a later system message refused), yields (sends it in place) or tests anything but the field
 itself or the item's content (`if i == 0`, the list built so far: only the leading ones move) is not
-one. Tests of the content (`isinstance(content, str)`, one write per kind of content, an unknown
+one, nor is a loop whose other messages read the text gathered so far (each system text folded into
+the message after it, where it stood). Tests of the content (`isinstance(content, str)`, one write per kind of content, an unknown
 kind refused) say how the text is read, not which messages move: the branch's own test is then
 the move. A partition (the item itself appended to `system_messages`, the others to a list of
 their own) is one when the function then reads that part whole into text or blocks
@@ -225,12 +226,34 @@ def find_field_hoists(module) -> list[tuple[ast.AST, str, str, str]]:
                         continue
                 if whole and not _converted_whole(func, loop, target.id):
                     continue  # a partition whose system part is not read here
+                if isinstance(target, ast.Name) and _folded_forward(loop, stmt, target.id):
+                    continue  # each system text goes into the message after it, in place
                 where = stmt.test if _by_content(stmt.body, written, item, target.id) else written
                 newest = _into_newest(func, loop, target.id)
                 out[id(written)] = (where, func.name, newest or target.id,
                                     "newest" if newest else _how(stmt.body, target.id))
                 break  # (a nested function's loop is read again there: its own name wins)
     return sorted(out.values(), key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+def _folded_forward(loop, branch_if, field: str) -> bool:
+    """True when the loop's other messages read the system text gathered so far (`else:
+    messages[i]["content"] = cur_system_message + "\n" + message["content"]`): each system message is
+    folded into the message that follows it, where it stood, not moved before all messages."""
+    if any(_emptied(n, field) for stmt in branch_if.body for n in subtree(stmt)):
+        return False  # (the system branch empties it itself: nothing is carried to the next message)
+    rest = list(branch_if.orelse) + loop.body[loop.body.index(branch_if) + 1:]
+    return any(isinstance(n, ast.Name) and n.id == field and isinstance(n.ctx, ast.Load)
+               for stmt in rest for n in subtree(stmt))
+
+
+def _emptied(node, field: str) -> bool:
+    """`field = None` (or `""`, `[]`): the name set back to nothing."""
+    if not (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == field for t in node.targets)):
+        return False
+    value = node.value
+    return isinstance(value, ast.Constant) and value.value in (None, "") \
+        or isinstance(value, ast.List) and not value.elts
 
 
 def _into_newest(func, loop, field: str) -> str | None:

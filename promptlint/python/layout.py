@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .loop_values import invariant, loop_spans, per_pass
 from ..model import replace
 
 from ..model import Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
@@ -333,7 +334,8 @@ class LayoutBuilder(ToolParts):
         bps = [Breakpoint.set_by(0, where, repeated) for where, repeated in seq.markers]
         read = bool(seq.items)
         unread = None  # the first message not read (`explain` says what it is)
-        for item in seq.items:
+        once = len(seq.items) - seq.tail  # (the items from here on were added once, after the loop)
+        for index, item in enumerate(seq.items):
             role, content, _ = self.message(item, frame) if not isinstance(item, Spread) else (None, None, None)
             if unread is None and (role is None or not read_whole(item)):
                 unread = item
@@ -345,7 +347,7 @@ class LayoutBuilder(ToolParts):
                 segs.extend(s for s in marks_of(inner.segments) if all(s.window != x.window for x in segs))
                 # a breakpoint on the blocks of the messages it converts (repeated: one per message)
                 found = [(b.span, b.ttl) for b in inner.breakpoints] or [(where, None) for where in marker_keys(content)]
-                every = seq.repeated and not conditional_marker(content)  # `if m.last`: not on every message
+                every = seq.repeated and index < once and not conditional_marker(content)  # `if m.last`: not on every message
                 bps.extend(Breakpoint(after=0, span=where, ttl=ttl, repeated=every) for where, ttl in found
                            if all(where != x.span for x in bps))
             if isinstance(item, Mapping):
@@ -449,14 +451,21 @@ class LayoutBuilder(ToolParts):
         for part in parts:
             if not part.is_history:
                 part.segments = as_prompt_text(part.segments)
-        if newest is not None:
-            # the newest user message is the request's input: what we cannot read in it is new per
-            # request, unless the message holds the conversation or the request's known input
-            # comes after it (layout_values.newest_input, Policy 7)
-            parts[newest].segments = newest_input(parts[newest].segments,
-                                                  lambda seg: root_name(seg, self.m.filename, self.m.source))
         if source == "python-call":
             self.sites.append(span)
+            own = [part for part in parts if not part.is_history]
+            for part in own:  # a value of each pass of a loop that sends the request (loop_values.py)
+                part.segments = per_pass(part.segments, span, loop_spans(self.m))
+            eaches = {s.each for part in own for s in part.segments if s.each is not None}
+            for part in own:  # and text that stays the same in every pass of that loop
+                part.segments = invariant(part.segments, span, self.m, eaches)
+        if newest is not None:
+            # the newest user message is the request's input: what we cannot read in it is new per
+            # request, unless the message holds the conversation or a parameter's known input
+            # comes after it, or it is the same in every pass of a loop (layout_values.newest_input,
+            # Policy 7)
+            parts[newest].segments = newest_input(parts[newest].segments,
+                                                  lambda seg: root_name(seg, self.m.filename, self.m.source))
         layout = PromptLayout(id=f"{self.m.filename}:{span.start.row}", site=span, source=source,
                               provider=provider, api=api,
                               model=None if is_placeholder_model(model) or is_foreign_model(provider, model) else model,

@@ -150,10 +150,10 @@ def expr_of(value) -> str:
 
 def grown_evidence(seq, unread) -> str:
     """Why a message list is drawn as the conversation history, and what of it is not read
-    (`explain` shows it): a list grown across turns or passes of a loop (appended to, then sent
-    again), and the first of its messages the code read does not write (`unread`: a list handed
+    (`explain` shows it): a list appended to in a loop (a conversation grown turn by turn, or the
+    caller's messages converted one by one), and the first of its messages the code read does not write (`unread`: a list handed
     in, a message of unknown shape), with the reason the evaluator gives for it."""
-    what = "a message list grown across turns or passes of a loop (appended to, then sent again)"
+    what = "a message list appended to in a loop, taken as the replayed conversation"
     if not seq.items:
         return f"{what}; none of its messages is written in the code read here"
     if unread is None:
@@ -192,14 +192,15 @@ def newest_input(segs: list[Segment], root=lambda seg: "") -> list[Segment]:
     parameter keeps its unknown volatility (often what the deployment is set up with). A field of
     the object the input is read from (`row["func_desc"]` before `row["query"]`) is the request's
     too, and a value the function makes itself (a reply it awaits, a page it fetches, text it
-    renders per item) stays the input: it is made on each call. `segs`: the message's segments
+    renders per item) stays the input: it is made on each call. Text the same in every pass of a
+    loop that sends the request (`Segment.same`, python/loop_values.py) is none. `segs`: the message's segments
     in order; `root(seg)`: the name the code reads a segment from (`row` of `row["query"]`), or
     "" when not known. Returns the segments, changed where read so."""
     holds = any(not s.is_static and s.kind is Kind.HISTORY for s in segs)
     out, roots = [], None  # roots: the names the known inputs after this point are read from
     for s in reversed(segs):
         if not s.is_static and s.volatility is Volatility.UNKNOWN and s.kind in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE) \
-                and (s.is_attachment or not holds and not _beside_input(s, roots)):
+                and (s.is_attachment or not holds and not _beside_input(s, roots)) and s.same is None:
             s = replace(s, volatility=Volatility.PER_REQUEST, evidence=s.evidence or "content of the newest user message")
         elif _request_input(s):
             roots = (roots or set()) | {root(s)}

@@ -17,6 +17,7 @@ from .flow.closures import outer_parameters
 from .gated_values import note_gates
 from .marking_helpers import marked_roots, root_of
 from .packages import marker_uses
+from .sdks.openai import GATEWAY_PROVIDERS
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -71,7 +72,7 @@ def note_request(finder, added, call) -> None:
         if layout.claude_checked is not None or layout.passes_prompt or any(p.is_history for p in layout.parts) \
                 or layout.configured_system is not None or layout.converted or layout.reply_kept is not None:
             layout.tree_markers = bool(finder.ev.project.marker_files(finder.m.path))
-            if layout.provider == "litellm" and layout.model is None and layout.claude_checked is None \
+            if layout.provider in GATEWAY_PROVIDERS and layout.model is None and layout.claude_checked is None \
                     and not layout.tree_markers and not layout.other_models:
                 layout.claude_named = bool(finder.ev.project.claude_files(finder.m.path)) \
                     or _CLAUDE_PROVIDER.search(finder.m.source) is not None

@@ -28,3 +28,16 @@ def fix_list(diagnostics, title: str) -> str:
              f"[{d.fix.applicability.value}] {d.fix.message}"
              for d in diagnostics if is_applicable(d.fix, unsafe=True)]
     return f"{title} ({len(lines)}):\n" + "".join(f"  {line}\n" for line in lines) if lines else f"{title}: none.\n"
+
+
+def severity_hint(diagnostics, fail_on: str) -> str:
+    """'None of these 43 findings fails the run ...' ('This finding does not fail ...') when there are findings and none is at or above
+    `fail_on` (the exit status is 0), else "": a rule's severity in `promptlint rules` is its worst
+    case, and a finding whose loss is small or not shown is info (docs/policies.md, Policy 7)."""
+    from ..model import Severity
+    if not diagnostics or any(d.severity.rank >= Severity(fail_on).rank for d in diagnostics):
+        return ""
+    n = len(diagnostics)
+    head = "This finding does not fail" if n == 1 else f"None of these {n} findings fails"
+    return (f"{head} the run (`fail-on` is {fail_on}): a finding is info when its loss is small or not shown, "
+            f"whatever the rule's own severity; `--fail-on info` fails on {'it' if n == 1 else 'them'} too.\n")

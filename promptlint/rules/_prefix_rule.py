@@ -175,6 +175,19 @@ def _figure(imp: Impact) -> str:
     return f" ({t.target}: {t.cached(t.now)} per request instead of {t.amount(t.fixed)}{more})"
 
 
+def loop_cost(imp: Impact) -> str:
+    """What a value of each pass of a loop costs when placed before text every pass sends the same
+    (`Impact.shared`): 'one request is made per element of a loop (the loop or the function it calls
+    per element: line 16), each with a new value here and the same `summary` after it, ...'."""
+    shared = imp.shared.seg
+    loop = imp.seg.each
+    at = f"line {loop.start.row}" if loop.filename == (imp.seg.span or loop).filename else f"{loop.filename}:{loop.start.row}"
+    what = f"`{shared.expr}`" if shared.expr else "text"
+    return (f"one request is made per element of a loop (the loop or the function it calls per element: {at}), "
+            f"each with a new value here and the same {what} after it, which is therefore processed uncached on "
+            "every request but the first; placed before this value it would be cached (its size is not known here)")
+
+
 def cost(imp: Impact) -> str:
     """What the segment costs, after the colon of a message."""
     what = follows(imp)
@@ -184,6 +197,8 @@ def cost(imp: Impact) -> str:
         return (f"nothing of this request is cached today ({reason}); once it is, {what} would be "
                 f"processed uncached {when}")
     kept = _kept_by(imp.seg)
+    if imp.loop_only:
+        return loop_cost(imp)
     if imp.unsure_minimum:
         return f"{what} {_are(imp)} processed uncached on every request{_placed_before(imp)}; {assumed_below(imp)}"
     if imp.rate in (Rate.REQUEST, Rate.CONVERSATION) and imp.costs_nothing:

@@ -55,6 +55,12 @@ class DynamicBeforeStaticRule(Rule):
     (`tool_spec["description"] += f"The current working directory is: {cwd}"` after `cwd = await
     get_cwd(url)`) sits in the tools, before the system prompt and the history: info, where the value
     enters the definition (how often it changes is not known).
+    A value of each pass of a loop that sends one request per element (`for kp in points:
+    send(TEMPLATE.format(key_point=kp, summary=summary))`, or a function called once per element)
+    placed before text every pass sends the same (text computed before the loop, a parameter, an
+    argument that does not read the element: `summary`) is info when the static text alone gives
+    no finding: that text is processed uncached on every request of the loop but the first, and
+    its size is not known.
 
     ## Why is this bad?
     Everything after the first changed byte is a cache miss. Per-request content at the end of the
@@ -100,7 +106,7 @@ class DynamicBeforeStaticRule(Rule):
             message = (f"{_WHAT[imp.rate]} {text.describe(seg, text.why(seg), within=True)} "
                        f"{text.position(imp.placed, imp.complete)}: {text.cost(imp)}{text.evidence(seg)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg) + _earlier(every, imp) + _conversation_after(layout, seg)
+                                  related=text.related(seg) + _shared(imp) + _earlier(every, imp) + _conversation_after(layout, seg)
                                   + _merged(every, imp),
                                   fix=text.move_fix(seg, imp, layout), name_only=seg.name_only,
                                   advice=_HISTORY_LAST if imp.history_after and imp.placed.part.role == "user" else None)
@@ -185,6 +191,13 @@ class DynamicBeforeStaticRule(Rule):
                                   related=related + text.related(first))
 
 
+def _shared(imp) -> list:
+    """Where the text after a value of each pass of a loop that every pass sends the same enters
+    the prompt (`Impact.shared`), for a finding that rests on it (`Impact.loop_only`)."""
+    span = imp.shared.seg.span if imp.loop_only else None
+    return [Related(span, "the same in every pass of the loop: sent after the value")] if span is not None else []
+
+
 def _changing_data(seg, rate) -> bool:
     """True for serialized data whose content changes per request or per conversation, sorted or
     not (`json.dumps(hits, sort_keys=True)` of data fetched with the user's message, `json.dumps(docs)`
@@ -214,7 +227,7 @@ def _earlier(every, imp) -> list:
         if other is imp or not other.placed.cut < imp.placed.cut:
             continue
         if other.rate is not Rate.UNKNOWN or other.seg.kind in _OWN_RULE or other.severity is not None \
-                or other.placed.in_newest:
+                or other.placed.in_newest or (other.seg.same is not None and other.seg.same == imp.seg.each):
             continue  # (in the newest user message: the request's own content, Policy 3)
         span = other.seg.span
         if span is None or own is None or span.filename != own.filename or span.row in seen:
@@ -246,6 +259,8 @@ def _merged(every, imp) -> list:
         if other.merged_into is not imp.placed or other.seg.kind in _OWN_RULE \
                 or not (other.history_after or other.static_after >= MIN_STATIC_AFTER):
             continue  # nothing cacheable after it (the task id at the very end): it breaks nothing
+        if other.seg.same is not None and other.seg.same == imp.seg.each:
+            continue  # (the same in every pass of the value's loop: `_shared` names it)
         span = other.seg.span
         if span is None or span.row in seen or (own is not None and span.filename != own.filename) \
                 or other.seg.expr in named:

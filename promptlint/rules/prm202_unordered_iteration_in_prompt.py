@@ -135,7 +135,7 @@ class UnorderedIterationInPromptRule(Rule):
             fix = text.fix_of(seg)
             yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=fix,
                                   related=text.related(seg), severity=Severity.INFO if short else _severity(layout, p),
-                                  advice=_SET_BUILT if fix is None and _set_built(seg) else None)
+                                  advice=_advice(seg, fix))
 
 
     def _tool_result(self, layout: PromptLayout, p):
@@ -161,6 +161,17 @@ class UnorderedIterationInPromptRule(Rule):
 #: The help line where the segment is a set built at its place with no fix (`{f(v) for v in
 #: values}` returned): sorting what it is built from leaves a set, in hash order again.
 _SET_BUILT = "Turn the set into a list in a fixed order where it becomes text (`sorted(...)` of it), or build a list"
+_SHUFFLED = ("Keep one order: shuffle with a fixed seed (`random.Random(0).shuffle(xs)`) or once, where the list "
+             "is made; sorting would undo the shuffle")
+
+
+def _advice(seg, fix) -> str | None:
+    """The help line of a finding with no fix: a set made at its place, a shuffle; else the rule's."""
+    if fix is not None:
+        return None
+    if "shuffle(" in (seg.expr or ""):
+        return _SHUFFLED
+    return _SET_BUILT if _set_built(seg) else None
 
 
 def _set_built(seg) -> bool:

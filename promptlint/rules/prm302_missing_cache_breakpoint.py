@@ -159,7 +159,9 @@ class MissingCacheBreakpointRule(Rule):
     LiteLLM's retrying sends (`completion_with_retries`, `acompletion_with_retries`, which call
     `completion` with the same keywords) are read as `completion`; through `original_function=
     litellm.batch_completion` (a list of requests) they are not.
-    A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
+    A request of a model not known statically (LiteLLM's `model=model`, or through OpenRouter, whose
+    `anthropic/...` models cache only up to a breakpoint: `OpenAI(base_url="https://openrouter.ai/api/v1")`,
+    https://openrouter.ai/docs/features/prompt-caching) in a function that tests
     that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
     system prompt with no breakpoint and no file of the package names one; so are the shapes above
     (an adapter, a re-sent conversation) for such a model in a package that writes Claude model

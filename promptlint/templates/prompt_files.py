@@ -186,7 +186,7 @@ def prompt_text_segments(path: Path, filename: str, text: str) -> list[Segment]:
     exclusive). Text with Jinja syntax that jinja2 parses is analysed as a template; when it
     does not parse, the placeholders are read as plain ones."""
     from .jinja import has_jinja_syntax, normalize_newlines, template_segments  # jinja2 only when needed
-    if has_jinja_syntax(text):
+    if has_jinja_syntax(text) and not format_template(text):
         result = template_segments(path, filename, text)
         if not result.errors:
             return result.segments
@@ -196,6 +196,24 @@ def prompt_text_segments(path: Path, filename: str, text: str) -> list[Segment]:
 #: A doubled brace that opens no mustache tag (`{{` before a quote, a bracket or a line end, as in
 #: `{{"url": ...}}`): the escape of `str.format`, which renders it as one brace.
 _FORMAT_ESCAPE = re.compile(r"\{\{(?!\s*[A-Za-z_#/^!>&{}])")
+#: A positional `str.format` field, `{}` or `{0}`, not part of a doubled brace.
+_POSITIONAL = re.compile(r"(?<!\{)\{(?P<positional>\d*)\}(?!\})")
+
+
+def format_template(text: str) -> bool:
+    """True when `text` is a `str.format` template by its own syntax: it has a field (`{name}`,
+    `{}`, `{0}`), a doubled brace that is an escape (`{{"key": 1}}`, `{{2}}`) and no Jinja
+    statement or comment (`{% raw %}`, `{# ... #}`: a Jinja template, whose `{{ '{{' }}` is an
+    expression). Its doubled braces then render as single ones (`$\\frac{{D}}{{2}}$` is LaTeX) and
+    are no placeholders, Jinja's or another's."""
+    return "{%" not in text and "{#" not in text and _format_syntax(text)
+
+
+def _format_syntax(text: str) -> bool:
+    """True when `text` has a `str.format` field (`{name}`, `{}`, `{0}`) and a doubled brace that escapes."""
+    if _FORMAT_ESCAPE.search(text) is None:
+        return False
+    return _POSITIONAL.search(text) is not None or any(m.group("fmt") for m in _PLACEHOLDER.finditer(text))
 
 
 def placeholder_segments(text: str, filename: str, start: Position = Position(1, 1)) -> list[Segment]:
@@ -206,15 +224,18 @@ def placeholder_segments(text: str, filename: str, start: Position = Position(1,
     out: list[Segment] = []
     pos = 0
     matches = list(_PLACEHOLDER.finditer(text))
-    formatted = _FORMAT_ESCAPE.search(text) is not None and any(m.group("fmt") for m in matches)
+    formatted = _format_syntax(text)  # (text Jinja did not parse, too: its placeholders are read as plain ones)
+    if formatted:  # (its positional fields too: `Question: {}`)
+        matches = sorted([m for m in matches if not m.group("mustache")] + list(_POSITIONAL.finditer(text)),
+                         key=lambda m: m.start())
     for m in matches:
-        if formatted and m.group("mustache"):
+        if m.start() < pos:
             continue
         if m.start() > pos:
             out.append(Segment(text=text[pos:m.start()], span=_span(text, filename, start, pos, m.start())))
-        name = next(g for g in m.groups() if g is not None)
+        name = next((g for g in m.groups() if g is not None), "")
         seg = placeholder_segment(name, m.group(0), _span(text, filename, start, m.start(), m.end()))
-        spec = m.group("spec")
+        spec = m.groupdict().get("spec")
         if seg.kind is Kind.TIMESTAMP and spec and "%" in spec:  # "{now:%Y-%m-%d}": the format decides
             prec = strftime_precision(spec)
             if prec is not None:

@@ -155,6 +155,29 @@ def test_a_seeded_generator_and_an_unshuffled_list_are_not(tmp_path, index):
     assert unordered(probe(tmp_path, SHUFFLED, index=index)) == []
 
 
+SEEDED = """
+    import random
+
+    NEEDLES = ["a", "b", "c"]
+
+
+    def build(repeats):
+        for counter in range(repeats):
+            random.seed(counter)
+            needles = list(NEEDLES)
+            random.shuffle(needles)
+            probe("\\n".join(needles))
+"""
+
+
+def test_a_shuffle_after_the_process_wide_generator_is_seeded_is_in_the_seeds_order(tmp_path):
+    # `random.seed(counter)` before it: the same order in every process for that seed (a benchmark's sample)
+    assert unordered(probe(tmp_path, SEEDED, index=0)) == []
+    unseeded = SEEDED.replace("random.seed(counter)", "pass")
+    seg, = unordered(probe(tmp_path / "unseeded", unseeded, index=0))
+    assert seg.span.start == pos(unseeded, "random.shuffle(needles)")
+
+
 PER_INSTANCE = """
     import random
 

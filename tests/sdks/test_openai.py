@@ -463,3 +463,42 @@ def test_what_a_library_makes_of_an_openai_client_stays_openai(tmp_path):
     # client: a wrapper of it, still OpenAI's API, not another provider's SDK
     found = {lt.site.start.row: lt.provider for lt in sent(layouts(tmp_path, WRAPPED_CLIENTS))}
     assert found == {6: "openai", 7: "openai"}
+
+
+ROUTED = """
+    from openai import OpenAI
+
+    SYSTEM = "You are a careful assistant who answers with sources. " * 200
+
+
+    class RoutedLLM:
+        \"\"\"A model of the router, chosen by the caller: `RoutedLLM("{example}")`.\"\"\"
+
+        def __init__(self, model: str):
+            self.model = model
+            self.client = OpenAI(base_url="https://openrouter.ai/api/v1")
+
+        def complete(self, history: list, prompt: str) -> str:
+            messages = [{{"role": "system", "content": SYSTEM}}, *history, {{"role": "user", "content": prompt}}]
+            return self.client.chat.completions.create(model=self.model, messages=messages)
+"""
+
+
+def test_openrouter_is_a_gateway_whose_model_names_the_provider_behind_it(tmp_path):
+    # OpenRouter routes `provider/model` names: a request's provider is the gateway, the caching the
+    # model's provider gives (a Claude model: only up to a breakpoint)
+    (one,) = sent(layouts(tmp_path, ROUTED.format(example="openai/gpt-4.1")))
+    assert (one.provider, one.model) == ("openrouter", None)
+
+
+def test_an_openrouter_adapter_of_a_package_that_names_claude_models_is_info_without_a_breakpoint(tmp_path):
+    from promptlint import api
+
+    def findings(where: str, example: str) -> list:
+        folder = tmp_path / where
+        folder.mkdir()
+        (folder / "routed.py").write_text(code(ROUTED.format(example=example)), encoding="utf-8")
+        report = api.check([folder], api.Settings(), jobs=1)
+        return [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics]
+    assert findings("claude", "anthropic/claude-sonnet-4") == [("PRM302", "info", 15)]
+    assert findings("gpt", "openai/gpt-4.1") == []  # no Claude model named anywhere: OpenAI's automatic caching

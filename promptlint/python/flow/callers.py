@@ -27,7 +27,8 @@ from ..walk import children
 from .open_classes import built_unseen
 from .instance_sites import instance_sites
 from .kept_out import apart, keeps_out
-from .per_call import per_element
+from .per_call import each_call, per_element, same_call
+from .. import loop_values
 from .relays import RELAY_NAMES, relayed
 from .frames import Frame
 from .values import ClassRef
@@ -224,7 +225,12 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
             values.append(_keywords(evaluator, func, call, caller_frame))
             continue
         value = evaluator.eval(arg, caller_frame)
-        value = per_element(module, caller, call, arg, func, value) or value
+        found = per_element(module, caller, call, arg, func, value)
+        if found is not None:  # (a coroutine called per element: its request is the loop's pass)
+            value = loop_values.noted(found, frame.module.span(func))
+        elif frame.hops is None:  # (a request the function sends per element: loop_values.py)
+            value = each_call(module, caller, call, arg, frame.module, func, value) or value
+        value = same_call(module, caller, call, arg, frame.module, func, value) or value
         # (a call that keeps its request out of the conversation the function keeps: kept_out.py)
         values.append(apart(value) if keeps_out(func, call, frame.cls is not None) else value)
     from .values import Alt

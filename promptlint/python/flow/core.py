@@ -37,7 +37,8 @@ from .own_attrs import own_attrs, own_key
 from .params import ParamsMixin
 from .operators import OperatorsMixin
 from .scopes import END, ScopesMixin
-from .frames import Frame, Thunk
+from .frames import Frame, Thunk, replace_thunk
+from .. import loop_values
 from .text import TextMixin
 from .segment_text import const_str
 from . import rewrites
@@ -172,6 +173,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
             if all(o is options[0] for o in options):
                 return options[0]  # (branches that only called methods of an object that is no builder: builders.applied)
             return Alt(options, fallback=th.fallback, configured=th.node is not None and self._branch_test(th, frame))
+        if th.kind in ("iter", "counter") and th.each is not None:  # a value of each pass (loop_values.py)
+            return loop_values.mark(self._force(frame, replace_thunk(th)), th.each, m.span(th.each))
         if th.kind == "iter":  # (`prev`: the iterable, read once for every name bound from it)
             zipped = zip_member(self, th.node, th.index, frame, th.env, th.name)
             if zipped is not None:  # `for q, doc in zip(questions, docs)`: an item of `docs`

@@ -4,6 +4,7 @@ function and its class, the bindings its callers pass, the snapshots of its body
 from __future__ import annotations
 
 import ast
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,8 +41,14 @@ class Thunk:
     shared: bool = False  # made by reading a body (`ScopesMixin.ensure`): its value is cached per frame
     fallback: bool = False  # an alt: the name or the default set when it is missing (values.Alt)
     index: int | None = None  # an iter: the name's place in a flat tuple target (`for k, v in d.items()`)
+    each: Any = None  # an iter or a counter: the `for` statement that binds it (a value of each pass)
     at: Any = None  # a setitem of a breakpoint: the target assigned (`d["cache_control"]`), the key's place;
     # a map of a filtered loop (`for m in xs: if t: out.append(f(m))`): that append call
+
+
+def replace_thunk(th: Thunk, **changes) -> Thunk:
+    """A copy of `th` with `changes` (by default without its `for` statement, `each`), never shared."""
+    return dataclasses.replace(th, **({"each": None} | changes), shared=False, cache=None)
 
 
 @dataclass(eq=False)

@@ -37,7 +37,14 @@ def _named_input(value, segs, name: str):
     if found is None or found[0] is not Kind.USER_INPUT:
         return value
     first = next(s for s in segs if s.kind is Kind.UNKNOWN) if any(s.kind is Kind.UNKNOWN for s in segs) else segs[0]
-    return dynamic(first.span, name, found[0], found[1], f"passed as {found[3]}", name_only=True)
+    return dynamic(first.span, name, found[0], found[1], f"passed as {found[3]}", name_only=True,
+                   each=_each_pass(segs) if found[1] is Volatility.PER_REQUEST else None)
+
+
+def _each_pass(segs):
+    """The loop (`Segment.each`) every dynamic segment of `segs` is a value of each pass of, or None."""
+    found = {s.each for s in segs if not s.is_static}
+    return found.pop() if len(found) == 1 else None
 
 
 def _typed_model(frame: Frame, param) -> bool:
@@ -116,8 +123,10 @@ class ParamsMixin:
             found = caller_arguments(self, frame, name)
             if found is not None and not self._says_less(found, frame, th.node, name):
                 return found
+            each = _each_pass(self.text_of(found, frame)) if found is not None else None
         else:
             spent = False
+            each = None
         m = frame.module
         captured = self.defaults(Func(m, frame.func, frame.cls)).get(name) if frame.func is not None else None
         if captured is not None and captured.kind == "bound":
@@ -143,7 +152,9 @@ class ParamsMixin:
             known = self._known_default(frame, name, kind)
             if known is not None:
                 return known  # `current_time=STAMP`: what the default holds says more than the name
-            return dynamic(span, name, kind, vol, why, precision=prec, name_only=True)
+            # (the callers' element of a loop, read by the name: still a value of each pass, loop_values.py)
+            return dynamic(span, name, kind, vol, why, precision=prec, name_only=True,
+                           each=each if vol is Volatility.PER_REQUEST else None)
         if name.lower() in classify.HISTORY_NAMES:
             return dynamic(span, name, Kind.HISTORY, Volatility.UNKNOWN, f"the parameter `{name}`")
         if frame.func is not None and stored_with_answer(frame.func, name):

@@ -17,6 +17,7 @@ import ast
 from ...model import Kind, Volatility
 from .values import Text, dynamic
 from ..walk import child_nodes, subtree
+from .. import loop_values
 
 _COMPS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LOOPS = (ast.For, ast.AsyncFor)
@@ -46,21 +47,66 @@ def per_element(module, caller, call: ast.Call, arg: ast.expr, callee, value) ->
                    f"a different element of `{module.code(iterable)}` on each call (one request per element)")
 
 
-def _element_loop(module, caller, call: ast.Call) -> tuple[set[str], ast.expr] | None:
+def each_call(module, caller, call: ast.Call, arg: ast.expr, callee_module, callee, value):
+    """`value`, the argument `arg` of `call` (a call of the function `callee` of `callee_module`
+    made in `caller`), with the callee noted as the loop of each pass (`Segment.each`,
+    loop_values.mark) when the call is made once per element of a `for` loop or a comprehension
+    over data and `arg` reads that element: a request the callee sends (its site inside it) gets a
+    new value on each call; text it only builds keeps its reading (a helper that renders one line).
+    None for any other call (a loop over the instance's own list, `self.agents`, or a literal one)."""
+    loop = _element_loop(module, caller, call, whole=True)
+    if loop is None:
+        return None
+    names, iterable, stmt = loop
+    if not any(isinstance(n, ast.Name) and n.id in names for n in subtree(arg)):
+        return None
+    if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)) or loop_values.instance_owned(stmt):
+        return None
+    marked = loop_values.mark(value, stmt, callee_module.span(callee),
+                              f", passed once per element of `{module.code(iterable)}` (line {module.span(call).start.row})")
+    return marked if marked is not value else None
+
+
+def same_call(module, caller, call: ast.Call, arg: ast.expr, callee_module, callee, value):
+    """`value`, the argument `arg` of `call` (a call of `callee` of `callee_module` made in
+    `caller`), with the callee noted as the loop over whose passes it stays the same
+    (`Segment.same`, loop_values.same) when the call is made once per element of a `for` loop or a
+    comprehension over data, another argument reads that element and `arg` does not (`for p in
+    points: judge(p, summary)`: `summary`), and no statement of the loop rebinds what `arg` reads.
+    None for any other argument or call."""
+    loop = _element_loop(module, caller, call, whole=True)
+    if loop is None:
+        return None
+    names, iterable, stmt = loop
+    reads = lambda node: any(isinstance(n, ast.Name) and n.id in names for n in subtree(node))
+    if reads(arg) or not any(reads(a) for a in [*call.args, *(k.value for k in call.keywords)]):
+        return None
+    if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)) or loop_values.instance_owned(stmt):
+        return None
+    if isinstance(stmt, _LOOPS) and loop_values.rebinds(stmt, arg):
+        return None
+    marked = loop_values.same(value, callee_module.span(callee))
+    return marked if marked is not value else None
+
+
+def _element_loop(module, caller, call: ast.Call, whole: bool = False) -> tuple[set[str], ast.expr] | None:
     """(the names bound per element, the iterated expression) of the innermost comprehension
     whose element holds `call`, or `for` loop whose body holds it, inside `caller`; None when
-    there is none."""
+    there is none. `whole`: with the `for` statement or the first `comprehension` as a third item."""
     parents = _parents(module, caller)
     node = call
     while node in parents:
         parent = parents[node]
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             return None
+        if whole and isinstance(parent, ast.While):
+            return None  # (called several times per element)
         if isinstance(parent, _COMPS) and not isinstance(node, ast.comprehension):
             gens = parent.generators
-            return {n for g in gens for n in _targets(g.target)}, gens[0].iter
+            found = {n for g in gens for n in _targets(g.target)}, gens[0].iter
+            return (*found, gens[0]) if whole else found
         if isinstance(parent, _LOOPS) and node in parent.body:
-            return set(_targets(parent.target)), parent.iter
+            return (set(_targets(parent.target)), parent.iter, parent) if whole else (set(_targets(parent.target)), parent.iter)
         node = parent
     return None
 

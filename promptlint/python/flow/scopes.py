@@ -41,6 +41,19 @@ from .values import ClassRef, Func, Seq, Value, dynamic
 
 #: In-place shuffles of the process-wide random generator: the list is in a new order on every call.
 SHUFFLES = frozenset({"random.shuffle", "numpy.random.shuffle"})
+#: Seeding that generator: a shuffle after it, in the same function, gives the order its seed gives.
+_SEEDS = frozenset({"random.seed", "numpy.random.seed"})
+
+
+def _seeded(frame, call: ast.Call) -> bool:
+    """True when the function of `frame` seeds the process-wide generator (`random.seed(counter)`)
+    on a line before `call`: the shuffle's order is then the seed's, the same in every process (a
+    benchmark's fixed sample), not new on every call."""
+    func = frame.func
+    if func is None:
+        return False
+    return any(isinstance(n, ast.Call) and n.lineno < call.lineno and frame.module.qualified_name(n.func) in _SEEDS
+               for n in subtree(func))
 #: The key of the snapshot taken after the last statement (the bindings at the end).
 END = 10 ** 9
 #: The binding of what a generator function has yielded so far (a name no code can use).
@@ -238,11 +251,11 @@ class ScopesMixin:
                     source = _shared("expr", node=it, env=dict(env))
             for i, name in enumerate(targets):
                 if counted is not None:  # `for i, x in enumerate(xs)`: a counter, then an element of xs
-                    inner[name] = (_shared("counter", node=stmt.target, name=name) if i == 0
-                                   else _shared("iter", node=counted, env=dict(env), name=name, prev=source))
+                    inner[name] = (_shared("counter", node=stmt.target, name=name, each=stmt) if i == 0
+                                   else _shared("iter", node=counted, env=dict(env), name=name, prev=source, each=stmt))
                 else:
                     inner[name] = _shared("iter", node=stmt.iter, env=dict(env), name=name,
-                                          index=target_position(stmt.target, i), prev=source)
+                                          index=target_position(stmt.target, i), prev=source, each=stmt)
             run = pops_run(stmt)
             fitting = runs_until_it_fits(stmt) and not run and not restores_length(stmt, env)
             frame.fitting += fitting
@@ -453,7 +466,7 @@ class ScopesMixin:
                 name = f.value.id  # `tools.sort()`: the list is now in a fixed order
                 env[name] = _shared("sort", node=call, env=dict(env), prev=env.get(name), name=name)
             elif (len(call.args) == 1 and isinstance(call.args[0], ast.Name) and call.args[0].id in env
-                    and frame.module.qualified_name(f) in SHUFFLES):
+                    and frame.module.qualified_name(f) in SHUFFLES and not _seeded(frame, call)):
                 name = call.args[0].id  # `random.shuffle(xs)`: xs is now in a random order
                 env[name] = _shared("shuffle", node=call, env=dict(env), prev=env.get(name), name=name)
             elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and frame.func is not None

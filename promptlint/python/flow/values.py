@@ -35,7 +35,8 @@ class TemplateText(Text):
 class Seq:
     """A list or tuple. `repeated`: grown in a loop (its length is not known). `unordered`: built
     by iterating an unordered source (its order differs between runs). `ordered`: the result of
-    `sorted(...)`. `head`: a list grown in a loop whose first items were written before it."""
+    `sorted(...)`. `head`: a list grown in a loop whose first items were written before it; `tail`:
+    one whose last items were added once after it (`msgs.append(question)` after a loop of examples)."""
     items: list["Value"]
     span: Span | None = None
     repeated: bool = False
@@ -44,6 +45,7 @@ class Seq:
     unordered: Segment | None = None
     ordered: bool = False
     head: int = 0  # of a repeated list: how many leading items are known (written before the loop)
+    tail: int = 0  # of a repeated list: how many last items were added once, after the loop
     markers: tuple = ()  # cache breakpoints set on its items by statements: (Span, True once per item, False once, or n)
 
 

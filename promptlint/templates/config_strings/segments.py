@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ...model import Segment, Span
 from ..jinja import has_jinja_syntax, template_segments
-from ..prompt_files import placeholder_segments
+from ..prompt_files import format_template, placeholder_segments
 from .located import _Lines, _Str
 from .tree import located_tree
 
@@ -35,7 +35,7 @@ def value_segments(path: Path, filename: str, text: str, value: "_Str", lines: "
                    ) -> list[Segment]:
     """Segments of one located string value, with spans in the config file."""
     lines = lines or _Lines(text)
-    if has_jinja_syntax(value.value):
+    if has_jinja_syntax(value.value) and not format_template(value.value):
         result = template_segments(path, _VIRTUAL, value.value)
         segs = result.segments if not result.errors else None
     else:
