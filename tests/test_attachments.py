@@ -71,7 +71,8 @@ def test_a_fixed_image_adds_nothing_and_blocks_not_known_stay_one_value(tmp_path
     """)
     assert parts(found[0]) == [("user", [("user-input", "per-request", "question")])]
     assert [s.is_attachment for s in found[1].parts[0].segments] == [False, False]
-    assert parts(found[1]) == [("user", [("unknown", "per-request", "extra_blocks"),
+    # (a parameter before the request's known input keeps its unknown volatility: Policy 7)
+    assert parts(found[1]) == [("user", [("unknown", "unknown", "extra_blocks"),
                                          ("user-input", "per-request", "question")])]
 
 

@@ -21,7 +21,7 @@ from .flow.windows import items_cut, window_of
 from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
 from .attachments import attachment, block_list, blocks_of, kind_of, spread_blocks
 from .list_heads import head_of, without
-from .layout_values import as_prompt_text, expr_of, grown_evidence, history_seg, marker_keys, present_or_absent, read_whole, sometimes, variants_of
+from .layout_values import as_prompt_text, expr_of, newest_input, root_name, grown_evidence, history_seg, marker_keys, present_or_absent, read_whole, sometimes, variants_of
 from .markers import clock_tests, conditional_marker
 from .placeholder_models import is_foreign_model, is_placeholder_model
 from .tool_parts import ToolParts
@@ -461,14 +461,11 @@ class LayoutBuilder(ToolParts):
                 part.segments = invariant(part.segments, span, self.m, eaches)
         if newest is not None:
             # the newest user message is the request's input: what we cannot read in it is new per
-            # request, unless the message holds the conversation (a judge given a transcript): that
-            # is what makes it new, and the other text keeps its reading (Policy 7: an object's
-            # field beside it, the tested model's description, may be configuration)
-            part = parts[newest]
-            known = any(not s.is_static and s.kind is Kind.HISTORY for s in part.segments)
-            part.segments = [replace(s, volatility=Volatility.PER_REQUEST, evidence=s.evidence or "content of the newest user message")
-                             if not s.is_static and s.volatility is Volatility.UNKNOWN and s.kind in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE)
-                             and (not known or s.is_attachment) and s.same is None else s for s in part.segments]
+            # request, unless the message holds the conversation or a parameter's known input
+            # comes after it, or it is the same in every pass of a loop (layout_values.newest_input,
+            # Policy 7)
+            parts[newest].segments = newest_input(parts[newest].segments,
+                                                  lambda seg: root_name(seg, self.m.filename, self.m.source))
         layout = PromptLayout(id=f"{self.m.filename}:{span.start.row}", site=span, source=source,
                               provider=provider, api=api,
                               model=None if is_placeholder_model(model) or is_foreign_model(provider, model) else model,

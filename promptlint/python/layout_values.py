@@ -1,8 +1,11 @@
 """Value helpers of request layouts (python/layout.py and the SDK modules): variants of a value,
-message lists merged from branches, cache-breakpoint keys, the replayed conversation's segment.
-Pure functions over flow values (python/flow/values.py); no parsing, no judging.
+message lists merged from branches, cache-breakpoint keys, the replayed conversation's segment,
+the volatility of what the code does not read in a one-shot request's newest user message.
+Pure functions over flow values (python/flow/values.py) and source text; no parsing, no judging.
 """
 from __future__ import annotations
+
+import re
 
 from ..model import Kind, Segment, Volatility, replace
 from .flow.variants import MAX_VARIANTS
@@ -161,3 +164,68 @@ def grown_evidence(seq, unread) -> str:
         if isinstance(inner, Text) else ""
     return f"{what}; its messages from `{' '.join(name.split())}` are not read (" + \
         (why or "what they hold is not written in the code followed here") + ")"
+
+
+#: Kinds of a value that is no input of the request whatever its volatility: the conversation,
+#: and a clock reading or an id (causes of their own, PRM102 / PRM103).
+_NO_INPUT = (Kind.HISTORY, Kind.TIMESTAMP, Kind.UNIQUE_ID)
+#: How the evaluator's evidence of a value read from a parameter of the call begins
+#: (python/flow/params.py: "the parameter `ontology`").
+_HANDED_IN = "the parameter `"
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _request_input(seg: Segment) -> bool:
+    """True for a value known to change per request that is not a time or an id: the user's
+    input (a parameter named so), a loop element, a request's field, data fetched with it."""
+    return not seg.is_static and seg.volatility is Volatility.PER_REQUEST and seg.kind not in _NO_INPUT
+
+
+def newest_input(segs: list[Segment], root=lambda seg: "") -> list[Segment]:
+    """The segments of the newest user message of a one-shot request (Policy 7), each value the
+    code does not read (unknown kind or a template's placeholder, of unknown volatility) made
+    the request's input, per request: that is what the message is sent for. Not when the
+    message holds the conversation (a judge given a transcript: the transcript is what is new;
+    an attachment still is), nor for a parameter of the call (its evidence "the parameter `x`")
+    placed before a value the code already knows as the request's input (`{schema}` of a graph,
+    then `Question: {question}`) read from another name: the input is that one, and the
+    parameter keeps its unknown volatility (often what the deployment is set up with). A field of
+    the object the input is read from (`row["func_desc"]` before `row["query"]`) is the request's
+    too, and a value the function makes itself (a reply it awaits, a page it fetches, text it
+    renders per item) stays the input: it is made on each call. Text the same in every pass of a
+    loop that sends the request (`Segment.same`, python/loop_values.py) is none. `segs`: the message's segments
+    in order; `root(seg)`: the name the code reads a segment from (`row` of `row["query"]`), or
+    "" when not known. Returns the segments, changed where read so."""
+    holds = any(not s.is_static and s.kind is Kind.HISTORY for s in segs)
+    out, roots = [], None  # roots: the names the known inputs after this point are read from
+    for s in reversed(segs):
+        if not s.is_static and s.volatility is Volatility.UNKNOWN and s.kind in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE) \
+                and (s.is_attachment or not holds and not _beside_input(s, roots)) and s.same is None:
+            s = replace(s, volatility=Volatility.PER_REQUEST, evidence=s.evidence or "content of the newest user message")
+        elif _request_input(s):
+            roots = (roots or set()) | {root(s)}
+        out.append(s)
+    return out[::-1]
+
+
+def _beside_input(seg: Segment, roots: set[str] | None) -> bool:
+    """True when `seg` is read from a parameter of the call and a known input follows it that is
+    read from another name (`roots`: those inputs' names, "" for one not known; None: none)."""
+    if roots is None or not seg.evidence.startswith(_HANDED_IN):
+        return False
+    name = seg.evidence[len(_HANDED_IN):].partition("`")[0]
+    return name not in roots
+
+
+def root_name(seg: Segment, filename: str, source: str) -> str:
+    """The name the code at the place a segment's value is produced reads it from (`row` of
+    `row["query"]`, `question` of `question=question`'s value), when that place is in the file
+    `filename` whose text is `source`; else ""."""
+    span = seg.origin or seg.span
+    if span is None or span.filename != filename:
+        return ""
+    lines = source.splitlines()
+    if not 0 < span.start.row <= len(lines):
+        return ""
+    found = _NAME.match(lines[span.start.row - 1], span.start.column - 1)
+    return found.group(0) if found else ""

@@ -26,6 +26,11 @@ class DynamicBeforeStaticRule(Rule):
     retrieved memories or documents) placed before static content or before the conversation
     history, and static instructions placed after the per-request content of a one-shot prompt's
     newest user message (an image or a document block counts as content where it is written).
+    A value the code does not read there is the request's input, per request, unless it is a
+    parameter of the call and the request's known input (a parameter named as the user's input, a
+    loop's element, a field of the request), read from another name, comes after it in the
+    message: then the parameter is of unknown volatility, info (the graph's schema before
+    `Question: {question}`, the same for every question).
     The replayed conversation placed before static parts of the request (`[MessagesPlaceholder(
     "chat_history"), ("system", RULES), ...]`, `[*history, {"role": "system", ...}, ...]`) is
     reported at the history: each turn appends to it, so the static text after it moves and is

@@ -84,7 +84,8 @@ def test_complete_sends_the_prompt_as_one_user_message(tmp_path):
 def test_predict_fills_the_template_with_its_keyword_arguments(tmp_path):
     c = sent(layouts(tmp_path, COMPLETE))[2]
     assert (c.provider, c.api, c.model) == ("anthropic", "llama_index.predict", "claude-sonnet-4-5")
-    assert parts(c) == [("user", [("text", "Request: "), ("unknown", "per-request", "rid"), ("text", "\n"),
+    # (`rid`, a parameter before the question, the request's known input: of unknown volatility, Policy 7)
+    assert parts(c) == [("user", [("text", "Request: "), ("unknown", "unknown", "rid"), ("text", "\n"),
                                   ("text", "Follow the house style guide."), ("text", "\nQuestion: "),
                                   ("user-input", "per-request", "question")])]
 
