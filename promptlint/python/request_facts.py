@@ -17,7 +17,7 @@ from .flow.closures import outer_parameters
 from .gated_values import note_gates
 from .marking_helpers import marked_roots, root_of
 from .packages import marker_uses
-from .sdks.openai import GATEWAY_PROVIDERS
+from .sdks.base import GATEWAY_PROVIDERS
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 

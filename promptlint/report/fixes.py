@@ -3,6 +3,7 @@ them), and the `--show-fixes` list. Pure functions of the diagnostics."""
 from __future__ import annotations
 
 from ..fix import hidden_unsafe, is_applicable
+from ..model import Severity
 from .names import escape
 
 
@@ -34,7 +35,6 @@ def severity_hint(diagnostics, fail_on: str) -> str:
     """'None of these 43 findings fails the run ...' ('This finding does not fail ...') when there are findings and none is at or above
     `fail_on` (the exit status is 0), else "": a rule's severity in `promptlint rules` is its worst
     case, and a finding whose loss is small or not shown is info (docs/policies.md, Policy 7)."""
-    from ..model import Severity
     if not diagnostics or any(d.severity.rank >= Severity(fail_on).rank for d in diagnostics):
         return ""
     n = len(diagnostics)

@@ -95,10 +95,8 @@ class GrowthMixin:
                      or self._loop_order(th, frame))
         repeated = th.repeated or getattr(prev, "repeated", False)
         head = (prev.head if prev.repeated else len(prev.items)) if isinstance(prev, Seq) else 0
-        at_end = not (th.kind == "insert" and items and prev is not None and getattr(prev, "items", None)
-                      and items[0] is not prev.items[0])
         return Seq(items, getattr(prev, "span", None), repeated=repeated, unordered=unordered,
-                   head=head if repeated else 0, tail=_tail(th, prev, items) if at_end else 0)
+                   head=head if repeated else 0, tail=_tail(th, prev, items))
 
     def set_item(self, th: Thunk, prev, frame) -> Value:
         """The dict `prev` after `prev[th.name] = th.node` (each variant of a dict set in
@@ -270,6 +268,6 @@ def _tail(th: Thunk, prev, items: list) -> int:
     """How many last items of the grown list were added once after the loop that grew it (`tail`):
     those of `prev` and what this statement adds, when it runs once and `prev` was grown in a loop;
     0 when this statement runs in a loop (every item may then be one of many)."""
-    if th.repeated or not isinstance(prev, Seq) or not prev.repeated:
-        return 0
+    if th.repeated or th.kind == "insert" or not isinstance(prev, Seq) or not prev.repeated:
+        return 0  # (an insert may put its item anywhere: the list's last items are not known to be its)
     return prev.tail + max(0, len(items) - len(prev.items))

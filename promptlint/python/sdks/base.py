@@ -12,6 +12,11 @@ from typing import Callable
 
 from ..walk import walked_statements
 
+#: Providers that route a `provider/model` name to that provider (LiteLLM, OpenRouter through its
+#: OpenAI-compatible endpoint, `openai.HOSTS`): with the model not known statically, which provider's
+#: caching a request gets is not known either.
+GATEWAY_PROVIDERS = ("litellm", "openrouter")
+
 
 @dataclass
 class Call:

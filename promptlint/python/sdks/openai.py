@@ -28,14 +28,11 @@ from ..walk import subtree
 #: https://docs.anthropic.com/en/api/openai-sdk, https://learn.microsoft.com/azure/ai-foundry/openai/reference.
 #: OpenRouter (https://openrouter.ai/docs/api-reference/overview) is a gateway: a model named
 #: `anthropic/claude-...` gets Anthropic's caching there, only up to a `cache_control` breakpoint
-#: (https://openrouter.ai/docs/features/prompt-caching); its provider is `GATEWAY_PROVIDERS`' and
-#: the model's prefix names the provider behind it.
+#: (https://openrouter.ai/docs/features/prompt-caching); it is a gateway (`base.GATEWAY_PROVIDERS`)
+#: and the model's prefix names the provider behind it.
 HOSTS = {"api.openai.com": "openai", "api.deepseek.com": "deepseek", "api.x.ai": "xai", "api.mistral.ai": "mistral",
          "generativelanguage.googleapis.com": "google", "api.anthropic.com": "anthropic",
          "openai.azure.com": "azure-openai", "openrouter.ai": "openrouter"}
-#: Providers that route a `provider/model` name to that provider (LiteLLM, OpenRouter): with the
-#: model not known statically, which provider's caching a request gets is not known either.
-GATEWAY_PROVIDERS = ("litellm", "openrouter")
 UNKNOWN = "unknown"
 CONFIGURED = "configured"  # a base URL read at run time (`base_url=f"{url}/v1"`): its host is not known
 
