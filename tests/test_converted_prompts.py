@@ -202,3 +202,37 @@ def test_an_adapter_that_puts_a_new_image_before_its_callers_text_gets_no_breakp
                 {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}},''')
     (tmp_path / "vision.py").write_text(text_first)
     assert [f[1:3] for f in _found(tmp_path / "vision.py")] == [("PRM302", "info")]  # the adapter, text first
+
+
+def test_an_http_cache_control_header_is_no_breakpoint_key():
+    from promptlint.python.packages import marker_uses
+    assert marker_uses('cache_control = "private, no-cache"\nheaders = {"Cache-Control": cache_control}\n') == (False, False)
+    assert marker_uses("from django.views.decorators.cache import cache_control\n\n"
+                       "@cache_control(max_age=3600)\ndef view(request):\n    pass\n") == (False, False)
+    assert marker_uses("def view(response):\n    response.cache_control.max_age = 300\n") == (False, False)
+    # a quoted breakpoint key in the same file still counts, and so does a name with no HTTP header near
+    assert marker_uses('h = {"Cache-Control": "no-store"}\nb = {"cache_control": {"type": "ephemeral"}}\n') == (True, True)
+    assert marker_uses("def f(block, cache_control=None):\n    block.update(cache_control=cache_control)\n") == (True, True)
+
+
+def test_a_package_whose_only_cache_control_is_an_http_header_names_no_breakpoint(tmp_path):
+    pkg = tmp_path / "app"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "assets.py").write_text('def headers():\n    cache_control = "private, no-cache"\n'
+                                   '    return {"Cache-Control": cache_control}\n')
+    (pkg / "chat.py").write_text(
+        "import anthropic\n\n\nclass Chat:\n    def __init__(self):\n        self.history = []\n\n"
+        "    def ask(self, question):\n        self.history.append({'role': 'user', 'content': question})\n"
+        "        reply = anthropic.Anthropic().messages.create(model='claude-sonnet-4-5', max_tokens=1024,\n"
+        "            system='You are a helpful assistant.', messages=self.history)\n"
+        "        self.history.append({'role': 'assistant', 'content': reply.content[0].text})\n"
+        "        return reply\n")
+    assert [f[1:4] for f in _found(pkg)] == [("PRM302", "info", 10)]
+    (pkg / "assets.py").write_text('def mark(block):\n    block["cache_control"] = {"type": "ephemeral"}\n')
+    assert [f[1] for f in _found(pkg)] == []
+
+
+def test_a_function_named_for_the_http_header_is_no_breakpoint_key():
+    from promptlint.python.packages import marker_uses
+    assert marker_uses("def set_cache_control(value):\n    return {'Cache-Control': value}\n") == (False, False)

@@ -177,7 +177,12 @@ def marker_uses(text: str) -> tuple[bool, bool]:
     ...`), a keyword argument (`cache_control=...`). A text that does not parse: (True, True),
     as the word is there. A key written as a string (`"cache_control"`) is read off the text
     (`_QUOTED_KEY`, `_WRITTEN_KEY`) without parsing it, and so is a key used as code (`_CODE_KEY`);
-    the file is parsed only to tell a docstring or a comment from code."""
+    the file is parsed only to tell a docstring or a comment from code. In a file that writes the
+    HTTP `Cache-Control` header (`_HTTP_CACHE`: the header's quoted name, Django's `cache_control`
+    decorator, Werkzeug's `response.cache_control.max_age`), an unquoted `cache_control` is that
+    header's (`cache_control = "private, no-cache"`), not a breakpoint: only a quoted key counts."""
+    if _HTTP_CACHE.search(text):
+        text = _HTTP_NAME.sub("http_cache", text)
     if _QUOTED_KEY.search(text) or _CODE_KEY.search(text):
         return True, _WRITTEN_KEY.search(text) is not None
     try:
@@ -220,6 +225,14 @@ _CODE_KEY = re.compile(rf"""\.{_KEYS}|{_KEYS}\w*\s*(?:=|\(|\[|:\s*\w)""")
 #: A breakpoint key written: a dict key (`"cache_control": ...`), a subscript assigned
 #: (`block["cache_control"] = ...`), a keyword or name assigned (`cache_control=...`).
 _WRITTEN_KEY = re.compile(rf"""["']{_KEYS}["']\s*:|\[\s*["']{_KEYS}["']\s*\]\s*=(?!=)|{_KEYS}\w*\s*=(?!=)""")
+
+
+#: What names the HTTP `Cache-Control` header (a response's caching, not a prompt's): its quoted
+#: name (any case), Django's decorator module, Werkzeug's and Flask's `response.cache_control.<directive>`.
+_HTTP_CACHE = re.compile(r"""["']cache-control["']|views\.decorators\.cache\b|\.cache_control\.(?:max_age|s_maxage|"""
+                         r"""no_cache|no_store|no_transform|public|private|must_revalidate|immutable)\b""", re.I)
+#: An unquoted identifier that holds `cache_control` (a name, attribute or keyword: `set_cache_control`).
+_HTTP_NAME = re.compile(r"""(?<!["'])\b\w*cache_control\w*""")
 
 
 def _is_marker(word) -> bool:
