@@ -123,6 +123,9 @@ class Segment:
     (`each`, the same span) changes: text computed before the loop, a parameter or an argument that
     does not read the element (`for kp in points: send(f"{kp} {summary}")`): every request of the
     loop shares it (python/loop_values.py).
+    `truth`, on static text written from a Python constant `True`, `False` or `None` (`render(include_diff=True)`),
+    is its truth value: a template's `{% if include_diff %}` on it takes one branch (a string's text says
+    nothing of it: `"False"` is true).
     """
 
     text: str = ""
@@ -155,6 +158,7 @@ class Segment:
     gate: str = ""  # produced only when this option, off by default, is on (`self.add_time`: python/gated_values.py)
     each: Span | None = None  # bound by this `for` statement from data it iterates: a value of each pass (python/loop_values.py)
     same: Span | None = None  # the same on every pass of this loop (or call made once per element): loop_values.py
+    truth: bool | None = None  # static text written from a Python constant (`True`, `False`, `None`): its truth value
 
     @property
     def is_static(self) -> bool:

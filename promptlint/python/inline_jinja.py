@@ -15,19 +15,20 @@ from .flow.segment_text import slice_segment
 VIRTUAL = "\0python-jinja"
 
 
-def jinja_text(segs: list[Segment]) -> list[Segment]:
+def jinja_text(segs: list[Segment], bindings: dict[str, Segment] | None = None) -> list[Segment]:
     """`segs` (a Python text's segments) with each static segment that holds Jinja syntax read
     as a Jinja template of its own: literal text, `{{ placeholders }}`, `{% if %}` sections and
     loops (`templates.jinja.template_segments`), located in the Python file through the literal's
     characters (escapes included). A static segment that does not parse alone (a tag closed in
-    another literal) stays as it is, and so do the dynamic segments between the literals."""
+    another literal) stays as it is, and so do the dynamic segments between the literals.
+    `bindings`: the values a render call passes (`templates.jinja.template_segments`)."""
     from ..templates.jinja import has_jinja_syntax, template_segments
     out: list[Segment] = []
     for seg in segs:
         if not seg.is_static or seg.span is None or not has_jinja_syntax(seg.text):
             out.append(seg)
             continue
-        result = template_segments(Path(seg.span.filename), VIRTUAL, seg.text)
+        result = template_segments(Path(seg.span.filename), VIRTUAL, seg.text, bindings=bindings)
         if result.errors:
             out.append(seg)
             continue

@@ -39,7 +39,7 @@ def _binding(evaluator, value, frame) -> Segment | None:
     if src is not None:
         return src
     if segs and all(s.is_static for s in segs):
-        return Segment(text="".join(s.text for s in segs), span=segs[0].span)
+        return Segment(text="".join(s.text for s in segs), span=segs[0].span, truth=segs[0].truth if len(segs) == 1 else None)
     return None
 
 
@@ -110,7 +110,7 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
     if not isinstance(base, Obj) or node.func.attr != "render":
         return None
     name = base.qualname.rsplit(".", 1)[-1]
-    path = text = span = None
+    path = text = span = mixed = None
     literal: list[Segment] = []
     search: list[Path] = []
     if name == "get_template" and len(base.args) >= 2:
@@ -131,12 +131,16 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
         # `jinja2.Template(text)` keeps the module object as its first argument: take the text
         texts = [a for a in base.args if isinstance(a, Text)]
         src = _read_option(base.args[-1] if name == "from_string" else (texts[0] if texts else base.args[0]))
-        if isinstance(src, Text) and src.segs and all(s.is_static for s in src.segs):
+        if isinstance(src, Text) and _mixed(src):
+            mixed = src
+        elif isinstance(src, Text) and src.segs and all(s.is_static for s in src.segs):
             text = "".join(s.text for s in src.segs)
             span, literal = src.segs[0].span, list(src.segs)
             path = Path(span.filename) if span is not None else frame.module.path
             if span is not None and span.filename != frame.module.filename and span.start.row == span.start.column == 1:
                 text = None  # the whole text of a file: read the template as that file
+    if mixed is not None:  # a template joined from a value not read and static text: each literal's own
+        path, text = frame.module.path, "".join(seg.text for seg in mixed.segs if seg.is_static)
     if path is None:
         return None
     bindings: dict[str, Segment] = {}
@@ -160,6 +164,9 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
         bindings.setdefault(dotted, seg)
     for dotted, seg in item_bindings(evaluator, values, kwargs, frame, path, text).items():
         bindings.setdefault(dotted, seg)
+    if mixed is not None:
+        from .inline_jinja import jinja_text
+        return Text(jinja_text(mixed.segs, bindings))
     try:
         # a Python literal's template is placed in its literal (below); a config string's
         # (a YAML / TOML value) is placed at its line by `config_hook`
@@ -177,6 +184,16 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
         return Text(placed(result.segments, literal, span))
     return Text(result.segments)
 
+
+
+def _mixed(text: Text) -> bool:
+    """True for a template's text (`from_string(prefix + TEMPLATE)`) joined from a value the
+    analysis does not read (a choice between prefixes, a parameter) and static text that holds Jinja
+    syntax: the static parts are read as templates of their own (`inline_jinja.jinja_text`), so
+    their `{{ placeholders }}` are not drawn as static text."""
+    from .inline_jinja import jinja_written
+    return any(not seg.is_static for seg in text.segs) \
+        and any(seg.is_static and seg.span is not None and jinja_written(seg.text) for seg in text.segs)
 
 
 def _read_option(src):

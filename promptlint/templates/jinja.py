@@ -244,6 +244,11 @@ class _Walker(_Values, _Includes):
 
     def _if(self, node: nodes.If) -> list[Segment]:
         tag = self._block_tag(node, "if")
+        known = self._truth(node.test)
+        if known is True:  # `{% if include_diff %}` rendered with `include_diff=True`: its body, as written
+            return self.stmts(node.body)
+        if known is False and not node.elif_:
+            return self.stmts(node.else_)
         span = self._tag_span(tag, node)
         test = tag.inner if tag else "if ..."
         test_segs = self.expr(node.test, tag, node)
@@ -255,6 +260,17 @@ class _Walker(_Values, _Includes):
                        evidence=f"`{{% {test} %}}`: the text inside is present or absent by a condition",
                        inner=_dropped(inner))
         return [cond] + [s for s in test_segs if _keeps(s) and s.kind is not Kind.HISTORY] + [s for s in inner if _keeps(s)]
+
+    def _truth(self, test: nodes.Expr) -> bool | None:
+        """The truth value of an `{% if %}` test that is a variable (or `not` one) bound by the render
+        call to a Python constant (`Segment.truth`: `True`, `False`, `None`), else None (not known)."""
+        if isinstance(test, nodes.Not):
+            inner = self._truth(test.node)
+            return None if inner is None else not inner
+        if isinstance(test, nodes.Name) and test.name not in self.vars and test.name not in self.opaque:
+            bound = self.ctx.bindings.get(test.name)
+            return bound.truth if bound is not None and bound.is_static else None
+        return None
 
     def _if_branch(self, node: nodes.If) -> list[Segment]:
         tag = self._block_tag(node, "elif")

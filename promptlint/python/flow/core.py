@@ -352,7 +352,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
         if node.value is Ellipsis:
             return dynamic(m.span(node), "...", evidence="expression not analysed")
         if isinstance(node.value, (bool, type(None))):
-            return Text([Segment(text=str(node.value), span=m.span(node))])
+            return Text([Segment(text=str(node.value), span=m.span(node), truth=bool(node.value))])
         return Text([Segment(text=m.code(node), span=m.span(node))])
 
     def _name_node(self, node: ast.Name, frame: Frame, env) -> Value:
