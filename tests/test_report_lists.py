@@ -57,3 +57,7 @@ def test_the_summary_counts_the_files_with_findings_of_the_files_checked():
     every_one = Report(diagnostics=[finding("a.py", Severity.INFO)], files=1)
     assert summary(every_one) == "Found 1 finding (1 info) in 1 file checked; 0 prompts analysed."
     assert summary(Report(files=3)) == "No findings in 3 files checked; 0 prompts analysed."
+    # a finding in a file the one checked reads (a template, a helper of another module): not "2 of 1"
+    read_too = Report(diagnostics=[finding("agent.py", Severity.INFO), finding("template.py", Severity.INFO)], files=1)
+    assert summary(read_too) == ("Found 2 findings (2 info) in 2 files (1 file checked and the files it reads); "
+                                 "0 prompts analysed.")

@@ -117,7 +117,8 @@ def _elsewhere(d: Diagnostic, sites: dict) -> str | None:
 
 def summary(report: Report) -> str:
     """'Found 3 findings (2 warnings, 1 info) in 2 of 12 files checked; 5 prompts analysed.' (the files
-    the findings are in, of the files checked; 'in 12 files checked' when they are in every one)."""
+    the findings are in, of the files checked; 'in 12 files checked' when they are in every one; 'in 2
+    files (1 file checked and the files it reads)' when a finding is in a file the checked one reads)."""
     counts = Counter(d.severity.value for d in report.diagnostics)
     n = len(report.diagnostics)
     if not n:
@@ -129,7 +130,10 @@ def summary(report: Report) -> str:
     n_prompts = len(prompts_analysed(report.prompts))
     checked = f"{report.files} file{'s' if report.files != 1 else ''} checked"
     where = len({d.span.filename for d in report.diagnostics})
-    files = f"in {where} of {checked}" if n and where != report.files else f"in {checked}"
+    if n and where > report.files:  # findings in files the checked ones read (a template, an imported helper)
+        files = f"in {where} files ({checked} and the files {'it reads' if report.files == 1 else 'they read'})"
+    else:
+        files = f"in {where} of {checked}" if n and where != report.files else f"in {checked}"
     tail = f" {files}; {n_prompts} prompt{'s' if n_prompts != 1 else ''} analysed."
     errors = f"\n{len(report.errors)} error(s): " + "; ".join(report.errors) if report.errors else ""
     return head + tail + _unread(report) + _no_request(report) + errors
