@@ -58,6 +58,7 @@ def test_a_claude_body_sent_by_bedrock_invoke_model_is_read_through_json_dumps_b
     assert found == [
         ("chat.py", "PRM302", "info", 18),  # the send of a body another module builds: judged at the send only
         ("claude_client.py", "PRM302", "info", 25),  # Claude's dict among the providers' bodies, `json.dumps` named
+        ("claude_client.py", "PRM302", "info", 57),  # at the send: the dict is the defaults `__init__` keeps
         ("support.py", "PRM302", "warning", 135),  # the system prompt reaches Claude 3.7 Sonnet's minimum
     ]
     kept = next(d for d in report.diagnostics if d.span.filename.endswith("claude_client.py"))
@@ -69,6 +70,7 @@ def test_a_claude_body_sent_by_bedrock_invoke_model_is_read_through_json_dumps_b
                   for l in judged(report.prompts))  # (the helper's returned dict is judged at the send)
     assert sent == [
         ("chat.py", "python-call", "bedrock", "invoke_model", ["tools", "system", "history", "user"]),
+        ("claude_client.py", "python-call", "bedrock", "invoke_model", ["system", "user"]),
         ("claude_client.py", "python-call", "bedrock", "invoke_model", ["tools", "system", "history"]),
         ("support.py", "python-call", "bedrock", "invoke_model_with_response_stream", ["system", "user"]),
     ]  # (Titan's embedding body is no Claude request, nor is the other branch's `inputText`)

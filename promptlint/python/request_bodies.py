@@ -29,7 +29,8 @@ any other (built in branches, by a helper, in another module); among the variant
 several providers builds (`request_body = {"inputText": ...}` for Titan in another branch), those
 with `anthropic_version` are Claude's request. The layout is the send's (`python-call`, provider
 "bedrock", api the method's name, the model its `modelId`), at Claude's dict display when the
-module writes it, else at the `body=` argument; the dict a helper returns for it is judged there.
+sending function writes it, else at the `body=` argument (a helper's dict, defaults `__init__`
+keeps and the send copies); the dict a helper returns for it is judged there.
 """
 from __future__ import annotations
 
@@ -221,8 +222,12 @@ def _body(finder, node, expr, frame, invoke: ast.Call | None = None) -> bool:
     m = finder.m
     code = m.code(expr)
     here = m.span(expr).filename
+    func = frame.func if invoke is not None else None
+    # (not a dict another module writes; for Bedrock's send, one the sending function writes: a
+    # dict of defaults that `__init__` keeps, or a helper's, is reported at the send)
     where = next((v.node for v in variants if isinstance(v.node, (ast.Dict, ast.Call))
-                  and (v.span is None or v.span.filename == here)), expr)  # (not a dict another module writes)
+                  and (v.span is None or v.span.filename == here)
+                  and (func is None or func.lineno <= v.node.lineno <= (func.end_lineno or func.lineno))), expr)
     items = dict(body.items)
     passed = _passed_messages(where, frame.func, m)
     if passed is not None:

@@ -182,8 +182,8 @@ class MissingCacheBreakpointRule(Rule):
     a Claude body that Bedrock's `invoke_model` or `invoke_model_with_response_stream` sends as
     `body=json.dumps(...)` (also through a name bound to it, `request_json = json.dumps(request_body)`),
     built in the sending function (the branch that writes `anthropic_version`, among other providers'
-    bodies), by a helper or in another module: at Claude's dict when the sending module writes it,
-    else at the send, with the model its `modelId`; advice for Claude on Bedrock names
+    bodies), by a helper or in another module: at Claude's dict when the sending function writes
+    it, else at the send, with the model its `modelId`; advice for Claude on Bedrock names
     `cache_control` on blocks (the top-level marker of automatic caching is the Claude API's).
     Anthropic's legacy Text Completions API (`client.completions.create(prompt=...,
     max_tokens_to_sample=...)`) takes no breakpoint at all: its requests are judged the same way,
