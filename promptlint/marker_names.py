@@ -1,7 +1,8 @@
 """How a request's API marks a cache breakpoint, in the words of findings and help lines.
 
 Anthropic's Messages API (also on Bedrock's InvokeModel and Vertex) takes a `cache_control` key on
-a content block or at the top level of the request (automatic caching); Bedrock's Converse API
+a content block or, on the Claude API, at the top level of the request (automatic caching: advice
+for Claude on Bedrock names blocks, `blocks_only`); Bedrock's Converse API
 takes none of them but a `{"cachePoint": {"type": "default"}}` block after the content it closes
 (docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html); the legacy Text Completions API
 takes no breakpoint at all (the Messages API does). A finding or help line that names a marker
@@ -15,6 +16,14 @@ from .model import PromptLayout
 def is_converse(layout: PromptLayout) -> bool:
     """True for a request of Bedrock's Converse API, whose breakpoints are `cachePoint` blocks."""
     return (layout.api or "").startswith("converse")
+
+
+def blocks_only(layout: PromptLayout) -> bool:
+    """True for Claude's Messages API on Bedrock (InvokeModel's body, `AnthropicBedrock`): it
+    takes `cache_control` on content blocks; the top-level marker of automatic caching is the
+    Claude API's, not named as Bedrock's (github.com/anthropics/anthropic-sdk-python/issues/939:
+    on Bedrock, a `cache_control` on each block to cache up to), so advice there names blocks."""
+    return layout.provider == "bedrock" and not is_converse(layout)
 
 
 def no_breakpoint(layout: PromptLayout) -> str:
@@ -36,6 +45,7 @@ def unplaced(layout: PromptLayout) -> str:
 def system_breakpoint(layout: PromptLayout) -> str:
     """The breakpoint that closes a system prompt on the request's API, as a noun phrase."""
     return ("a `cachePoint` block after the system prompt" if is_converse(layout)
+            else "a `cache_control` on the system block" if blocks_only(layout)
             else "a `cache_control` on the system block, or a top-level one,")
 
 
@@ -43,6 +53,7 @@ def shared_breakpoint(layout: PromptLayout) -> str:
     """The breakpoint that caches the longest beginning that the prompts passed through one
     function share, as a noun phrase."""
     return ("a `cachePoint` block after the text the prompts share" if is_converse(layout)
+            else "a `cache_control` on a block that ends the text the prompts share" if blocks_only(layout)
             else "a top-level `cache_control` (automatic caching)")
 
 

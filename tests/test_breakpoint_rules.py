@@ -305,7 +305,9 @@ def test_prm302_a_resent_converse_conversation_is_fixed_with_cache_points():
     lay.api = "converse"
     assert messages("PRM302", lay)[0].endswith(
         "a `cachePoint` block after the system prompt and one after the last message would cache it")
-    lay.api = "messages.create"
+    lay.api = "messages.create"  # Claude's Messages API on Bedrock: breakpoints on blocks
+    assert messages("PRM302", lay)[0].endswith("a `cache_control` on the last block of the last message would cache it")
+    lay.provider = "anthropic"  # the Claude API also takes the top-level one
     assert "a top-level `cache_control` (automatic caching)" in messages("PRM302", lay)[0]
 
 # --- PRM301 prefix-below-minimum -------------------------------------------------------------

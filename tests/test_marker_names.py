@@ -54,3 +54,19 @@ def test_every_phrase_that_names_a_marker_follows_the_api():
     assert breakpoint_advice(_layout("completions")).startswith("Send it to the Messages API")
     assert breakpoint_advice(_layout("chat.completions.create", openai_compat=True)).startswith(
         "Send it with the Anthropic SDK")
+
+
+def test_claude_on_bedrock_is_told_of_block_breakpoints_and_the_claude_api_of_a_top_level_one_too():
+    from dataclasses import replace
+
+    from promptlint.marker_names import blocks_only, shared_breakpoint, system_breakpoint
+    from promptlint.rules._breakpoint_places import fix_phrase
+
+    bedrock = _layout("invoke_model")
+    claude_api = replace(bedrock, provider="anthropic", api="messages.create")
+    assert blocks_only(bedrock) and not blocks_only(claude_api) and not blocks_only(_layout("converse"))
+    assert system_breakpoint(bedrock) == "a `cache_control` on the system block"
+    assert shared_breakpoint(bedrock) == "a `cache_control` on a block that ends the text the prompts share"
+    assert fix_phrase(bedrock) == "a `cache_control` on the last block of the last message would cache it"
+    assert system_breakpoint(claude_api) == "a `cache_control` on the system block, or a top-level one,"
+    assert fix_phrase(claude_api).startswith("a top-level `cache_control` (automatic caching)")

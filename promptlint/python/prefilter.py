@@ -302,7 +302,7 @@ def might_hold_prompt(source: str) -> bool:
     imported from a module named for prompts, or writes Bedrock Converse blocks, or converts typed blocks with a helper named for a breakpoint."""
     if _WORDS_RE.search(source) is not None or _assigned(source) or sdks.import_and_call(source):
         return True
-    if anthropic_body(source):
+    if anthropic_body(source) or ".invoke_model" in source:
         return True  # a Messages API body built for Anthropic's URL or Bedrock's Claude (python/request_bodies.py)
     if might_flatten_loop(source):
         return True  # a system prompt's text blocks reduced to their text: breakpoints dropped (PRM302)

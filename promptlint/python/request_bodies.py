@@ -20,6 +20,17 @@ top-level `system` in one variant or none in a module that imports no other prov
 too). A body handed on is a positional argument, or the `json=`, `body=`, `payload=`,
 `request=` or `data=` keyword, of a call that is no SDK send, written as a name, a dict, `dict(...)`
 or a merge (`request | {...}`).
+
+Bedrock's runtime sends such a body itself: `invoke_model(modelId=..., body=...)` and
+`invoke_model_with_response_stream` on a receiver, in any module that calls them (the body needs
+`anthropic_version` then, wherever it is built). Its `body=` is `json.dumps(...)` of a dict, also
+through a name bound once to it (`request_json = json.dumps(request_body)`), whose value is read as
+any other (built in branches, by a helper, in another module); among the variants a client of
+several providers builds (`request_body = {"inputText": ...}` for Titan in another branch), those
+with `anthropic_version` are Claude's request. The layout is the send's (`python-call`, provider
+"bedrock", api the method's name, the model its `modelId`), at Claude's dict display when the
+sending function writes it, else at the `body=` argument (a helper's dict, defaults `__init__`
+keeps and the send copies); the dict a helper returns for it is judged there.
 """
 from __future__ import annotations
 
@@ -44,6 +55,8 @@ _ENDPOINT = re.compile(_URL.pattern + r"|[\"']anthropic_version[\"']")
 #: Calls that read or copy a body and send nothing.
 _READERS = frozenset(("print", "len", "str", "repr", "isinstance", "copy", "deepcopy", "dumps", "dump", "dict",
                       "append", "extend", "update", "debug", "info", "warning", "error", "exception", "log"))
+#: Bedrock runtime's sends of a provider's own body as JSON text (`body=json.dumps(...)`).
+_INVOKES = frozenset(("invoke_model", "invoke_model_with_response_stream"))
 #: The keywords of a call that hand it a request body.
 _BODY_KEYWORDS = ("json", "body", "payload", "request", "data")
 #: Other SDKs whose request dicts a module that imports them may build with those keys.
@@ -61,6 +74,12 @@ def may_return(module) -> bool:
             f'"{k}"' in src or f"'{k}'" in src or f"{k}=" in src for k in _REQUIRED)
         module._pieces["request bodies"] = cached
     return cached
+
+
+def may_invoke(module) -> bool:
+    """Cheap test of the module: it calls Bedrock's `invoke_model` (or its streaming variant),
+    whose body may be a Claude body built anywhere in the package."""
+    return ".invoke_model" in module.source
 
 
 def might_hold(source: str) -> bool:
@@ -95,14 +114,42 @@ def handed(finder, node: ast.Call, func, frame) -> bool:
     `self._execute_request(request)`: the body is judged where it is sent), nor one that only
     reads or copies it (`print`, `json.dumps`, `copy.deepcopy`: `_READERS`)."""
     name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
-    if name in _READERS or _handed_on(node, func) or _consumed(node, func) or _dropped(node, func):
+    invoke = _invoke(node, name)
+    if invoke is None and not may_return(finder.m):
+        return False  # (a module that only calls `invoke_model`: its body must show Claude's version key)
+    if name in _READERS or invoke is None and (_handed_on(node, func) or _consumed(node, func) or _dropped(node, func)):
         return False
-    for arg in (*node.args, *(k.value for k in node.keywords if k.arg in _BODY_KEYWORDS)):
+    args = (invoke,) if invoke is not None else (*node.args, *(k.value for k in node.keywords if k.arg in _BODY_KEYWORDS))
+    for arg in args:
+        if invoke is not None and isinstance(arg, ast.Name):
+            arg = _dumped(arg, node, func) or arg  # `request_json = json.dumps(request_body)`, then `body=request_json`
         if isinstance(arg, (ast.Name, ast.Dict)) or isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.BitOr) \
                 or isinstance(arg, ast.Call) and _dict_call(arg):
-            if _body(finder, node, arg, frame):
+            if _body(finder, node, arg, frame, invoke=node if invoke is not None else None):
                 return True
     return False
+
+
+def _invoke(node: ast.Call, name) -> ast.expr | None:
+    """The `body=` of Bedrock's `invoke_model(modelId=..., body=...)` (or
+    `invoke_model_with_response_stream`) on a receiver (the send itself: its result is the
+    response, whatever the function does with it); None for any other call."""
+    if name not in _INVOKES or not isinstance(node.func, ast.Attribute):
+        return None
+    return next((k.value for k in node.keywords if k.arg == "body"), None)
+
+
+def _dumped(name: ast.Name, node: ast.Call, func) -> ast.Call | None:
+    """The `json.dumps(...)` call the name holds at `node`: its one assignment in `func`, before
+    `node` (`request_json = json.dumps(request_body)`); None when it has another or several."""
+    values = [stmt.value for stmt in ast.walk(func) if isinstance(stmt, (ast.Assign, ast.AnnAssign))
+              and any(isinstance(t, ast.Name) and t.id == name.id for t in
+                      (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]))]
+    if len(values) != 1 or getattr(values[0], "lineno", node.lineno) > node.lineno:
+        return None
+    value = values[0]
+    return value if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+        and value.func.attr == "dumps" and value.args else None
 
 
 def _dropped(node: ast.Call, func) -> bool:
@@ -151,13 +198,18 @@ def returned(finder, node: ast.Return, frame) -> bool:
     return _body(finder, node, node.value, frame)
 
 
-def _body(finder, node, expr, frame) -> bool:
-    """Add the layout of the Messages API body `expr` (returned by, or handed to, `node`)."""
+def _body(finder, node, expr, frame, invoke: ast.Call | None = None) -> bool:
+    """Add the layout of the Messages API body `expr` (returned by, or handed to, `node`; sent by
+    Bedrock's `invoke`, whose `modelId` is its model, when given)."""
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "dumps" and expr.args:
         expr = expr.args[0]  # `json.dumps(body)`: Bedrock's `invoke_model(body=...)` takes the text
     value = finder.ev.eval(expr, frame)
     variants = [value] if isinstance(value, Mapping) else dict_variants(value, merge=False) \
         if isinstance(value, Alt) else None
+    if invoke is not None and variants:
+        # (the bodies of Claude among the bodies of the providers a Bedrock client serves: branches
+        # that write Titan's `inputText` or Nova's body send no Claude request)
+        variants = [v for v in variants if "anthropic_version" in v.items] or variants
     if not variants or any(v.repeated or not all(k in v.items for k in _REQUIRED) for v in variants):
         return False
     roots = {name.split(".", 1)[0] for name in finder.m.imports.values()}
@@ -169,11 +221,18 @@ def _body(finder, node, expr, frame) -> bool:
     body = variants[0] if len(variants) == 1 else merged_dict(variants, getattr(value, "fallback", False))
     m = finder.m
     code = m.code(expr)
-    where = next((v.node for v in variants if isinstance(v.node, (ast.Dict, ast.Call))), expr)
+    here = m.span(expr).filename
+    func = frame.func if invoke is not None else None
+    # (not a dict another module writes; for Bedrock's send, one the sending function writes: a
+    # dict of defaults that `__init__` keeps, or a helper's, is reported at the send)
+    where = next((v.node for v in variants if isinstance(v.node, (ast.Dict, ast.Call))
+                  and (v.span is None or v.span.filename == here)
+                  and (func is None or func.lineno <= v.node.lineno <= (func.end_lineno or func.lineno))), expr)
     items = dict(body.items)
     passed = _passed_messages(where, frame.func, m)
     if passed is not None:
         items["messages"] = passed
+    model = next((k.value for k in invoke.keywords if k.arg == "modelId"), None) if invoke is not None else None
     # (the body as the one argument of a send call at the dict display that writes it, else at the
     # `return`: the facts of a send call read it there)
     # (its keys as the keywords of the call: a dict display's own, else the body as `**body`, so
@@ -182,15 +241,18 @@ def _body(finder, node, expr, frame) -> bool:
                 if isinstance(k, ast.Constant) and isinstance(k.value, str)] if isinstance(expr, ast.Dict) \
         else [ast.keyword(arg=None, value=expr)]
     sent = ast.copy_location(ast.Call(func=ast.Name(id="send", ctx=ast.Load()), args=[expr], keywords=keywords), where)
-    call = Call(node=sent, chain="messages.create", qual="", method="create",
-                kwargs=dict_entries(items, body.key_spans, m.span(expr), code),
-                args=[], frame=frame)
+    kwargs = dict_entries(items, body.key_spans, m.span(expr), code)
+    if model is not None and "model" not in kwargs:
+        kwargs["model"] = model  # (Bedrock's model id names the model: `anthropic.claude-...` is Bedrock's)
+    call = Call(node=sent, chain="messages.create", qual="", method="create", kwargs=kwargs, args=[], frame=frame)
     before = len(finder.b.layouts)
     finder.b.unplaced = []
     anthropic.messages(finder.b, call)
     added = finder.b.layouts[before:]
     for layout in added:
         layout.source, layout.api = "python-constant", BODY_API
+        if invoke is not None:  # the send itself, by Bedrock's runtime whatever its model id
+            layout.source, layout.api, layout.provider = "python-call", invoke.func.attr, "bedrock"
     if added:
         finder.request_body(added, call)
     return bool(added)

@@ -456,7 +456,8 @@ class SiteFinder:
 
     def _handed_body(self, node: ast.Call) -> None:
         """A Messages API request body handed to a function that sends it (python/request_bodies.py)."""
-        if not (node.args or node.keywords) or not request_bodies.may_return(self.m) or self.b.covered(self.m.span(node)):
+        if not (node.args or node.keywords) or not (request_bodies.may_return(self.m) or request_bodies.may_invoke(self.m)) \
+                or self.b.covered(self.m.span(node)):
             return
         func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
         if func is not None:

@@ -5,6 +5,7 @@ API-specific advice (`fix_phrase`, `legacy_phrase`). Pure functions of a `Prompt
 from __future__ import annotations
 
 from ..estimates import Cut
+from ..marker_names import blocks_only
 from ..model import PromptLayout, Span
 
 def opaque(layout: PromptLayout) -> bool:
@@ -58,13 +59,16 @@ def legacy_phrase(layout: PromptLayout) -> str:
 
 def fix_phrase(layout: PromptLayout) -> str:
     """How to cache a re-sent conversation on the layout's API: Bedrock Converse takes
-    `cachePoint` blocks (no top-level marker), the Messages API a top-level `cache_control`, the
+    `cachePoint` blocks (no top-level marker), Claude's Messages API on Bedrock `cache_control` on
+    blocks (`marker_names.blocks_only`), elsewhere a top-level `cache_control`, the
     legacy Text Completions API none (the Messages API first)."""
     if layout.api == "completions":
         return ("the legacy Text Completions API takes no breakpoint: sent to the Messages API with a top-level "
                 "`cache_control` (automatic caching), it would be cached")
     if (layout.api or "").startswith("converse"):
         return "a `cachePoint` block after the system prompt and one after the last message would cache it"
+    if blocks_only(layout):
+        return "a `cache_control` on the last block of the last message would cache it"
     return "a top-level `cache_control` (automatic caching) or a breakpoint on the last message would cache it"
 
 

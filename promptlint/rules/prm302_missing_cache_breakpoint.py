@@ -6,7 +6,7 @@ from typing import Iterable
 
 from ..python.converted_prompts import callers_prompt
 from ..estimates import Cut, breakpoint_cuts, prefix_stop, size_profiles
-from ..marker_names import breakpoint_advice, shared_breakpoint, system_breakpoint, unplaced
+from ..marker_names import blocks_only, breakpoint_advice, shared_breakpoint, system_breakpoint, unplaced
 from ..model import Diagnostic, PromptLayout, Related, Severity
 from . import _breakpoint_places as places
 from . import _cache_rule as h
@@ -178,7 +178,13 @@ class MissingCacheBreakpointRule(Rule):
     the SDK, writes `https://api.anthropic.com/v1/messages`, or Bedrock's `anthropic_version`)
     builds and hands to a sender not shown (`self._execute_request(request | {"model": ...})`) or
     returns as JSON text (`return json.dumps({"anthropic_version": ..., "messages": ...})` for
-    `invoke_model(body=...)`) is judged as the SDK call with its keys would be, at the dict.
+    `invoke_model(body=...)`) is judged as the SDK call with its keys would be, at the dict. So is
+    a Claude body that Bedrock's `invoke_model` or `invoke_model_with_response_stream` sends as
+    `body=json.dumps(...)` (also through a name bound to it, `request_json = json.dumps(request_body)`),
+    built in the sending function (the branch that writes `anthropic_version`, among other providers'
+    bodies), by a helper or in another module: at Claude's dict when the sending function writes
+    it, else at the send, with the model its `modelId`; advice for Claude on Bedrock names
+    `cache_control` on blocks (the top-level marker of automatic caching is the Claude API's).
     Anthropic's legacy Text Completions API (`client.completions.create(prompt=...,
     max_tokens_to_sample=...)`) takes no breakpoint at all: its requests are judged the same way,
     and the message says the Messages API is needed first.
@@ -470,7 +476,8 @@ class MissingCacheBreakpointRule(Rule):
         params = ", ".join(f"`{p}`" for p in dict.fromkeys(p for _, p in converted))
         fix = ("a `cachePoint` block after the system prompt (and one after the last message) would cache them"
                if (layout.api or "").startswith("converse") else places.legacy_phrase(layout).strip(" ()") or
-               "a `cache_control` on the system block (or a top-level one, automatic caching) would cache them")
+               ("a `cache_control` on the system block would cache them" if blocks_only(layout) else
+                "a `cache_control` on the system block (or a top-level one, automatic caching) would cache them"))
         nowhere = _OTHERS_MARKERS if layout.others_markers else "no file of the package writes one"
         how = "build, whole" if what == ["request"] else "pass, as it converts them"
         message = (f"This function sends the {said} its callers {how} ({params}), with no cache "
