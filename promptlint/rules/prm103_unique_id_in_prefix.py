@@ -14,8 +14,10 @@ _SCOPE = {Rate.REQUEST: "new on every request", Rate.CONVERSATION: "differs per 
           Rate.PROCESS: "fixed per process"}
 
 
-#: A value drawn at random (`random.choice(...)`, `secrets.choice(...)`): not an id, but new each time too.
-_RANDOM = re.compile(r"\b(random|secrets)\.(choice|choices|sample|random|randint|randrange|uniform|randbelow|getrandbits)\b")
+#: A value drawn at random (`random.choice(...)`, `secrets.choice(...)`, a generator's `self.rng.sample(...)`):
+#: not an id, but new each time too.
+_RANDOM = re.compile(r"\b([A-Za-z_]\w*)\.(choice|choices|sample|random|randint|randrange|uniform"
+                     r"|randbelow|getrandbits)\b")
 
 
 #: A draw that picks elements of a collection (the value is content of the collection, not a number).
