@@ -25,7 +25,7 @@ from .prompt_names import prompt_named, role_of
 
 #: Words of a draw, or of a helper that makes one (`random_escalation_suffix(attempt)`): a module
 #: whose text has none of them is not read.
-_MAY_DRAW = ("random", "shuffle", "sample", "choice", "secrets", "Random")
+_MAY_DRAW = ("random", "Random", "shuffle", "secrets", ".sample(", ".choice(", ".choices(")
 
 
 def may_draw(source: str) -> bool:
