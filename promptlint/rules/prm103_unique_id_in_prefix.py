@@ -97,7 +97,7 @@ class UniqueIdInPrefixRule(Rule):
     A random draw of elements (`random.sample(pool, 4)`, `random.choice(levels)`, a generator's
     `self.rng.sample(...)`, also of a generator seeded once and kept: its sequence repeats across
     runs, each call draws anew) is new on every call too; one from a generator seeded afresh in the
-    call (`random.Random(42)` made there, `random.seed(0)` before it, not in a loop apart) repeats and
+    call (`random.Random(42)` made there, `random.seed(0)` before it) repeats from call to call and
     is none. Prompt text kept in a name, a dict's key or an attribute named for prompts (`prompt["cot"]
     = "".join(random.sample(pool, 4)) + self.init_prompt["prefix"]`) that opens with such a draw
     before more of the prompt is reported even when its size is not known: the drawn text itself,
