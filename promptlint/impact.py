@@ -158,7 +158,8 @@ class Impact:
     after_conversation: bool = False  # a prompt file's value after the conversation it writes (`written_conversation`)
     assumed: bool = False  # the targets are the default ones: the code names no provider promptlint knows (`assumed_targets`)
     shared: Placed | None = None  # text after it the same in every pass of the loop that makes it new (`loop_shared`)
-    drawn: bool = False  # elements drawn at random per request (`classify.drawn_at_random`) with more of the prompt after them
+    drawn: bool = False  # elements drawn at random per request (`classify.drawn_at_random`), the first value of the
+    # prompt that may change, with another value or INFO_STATIC_AFTER static tokens after them
 
     @property
     def seg(self):
@@ -522,7 +523,9 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         history = history_between(layout, p.cut, end) and not p.seg.spares_history  # (prefix.placed_segments)
         own = written is not None and p.cut > written
         shared = loop_shared(p, placed[i + 1:], rates[i + 1:], end) if rate is Rate.REQUEST else None
-        drawn = drawn_at_random(p.seg) and (after > 0 or i + 1 < len(placed))
+        # (the first value of the prompt that may change, before a value of its own or a few static tokens)
+        drawn = drawn_at_random(p.seg) and not any(r is not None for r in rates[:i]) \
+            and (after >= INFO_STATIC_AFTER or any(r is not None for r in rates[i + 1:]))
         out.append(Impact(p, rate, first, max(after, 0), history, complete,
                           losses, part_static, before_lost, sized or own, behind, unsure, between, merged_into,
                           own, assumed, shared, drawn))

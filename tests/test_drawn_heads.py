@@ -112,3 +112,19 @@ def test_a_draw_at_the_end_or_in_text_not_named_for_prompts_is_none(tmp_path):
             return prompt, banner
     """
     assert _findings(tmp_path, source) == []
+
+
+def test_a_draw_behind_another_value_or_before_a_few_static_tokens_is_none(tmp_path):
+    # (the request's own text comes first: the draw costs nothing more; a tag closed after it: nothing to lose)
+    source = """
+        import random
+
+        POOL = ["Q: 1+1\nA: 2", "Q: 2+2\nA: 4", "Q: 3+3\nA: 6"]
+
+
+        def build(question, detections):
+            judge_prompt = f"The user asked: {question}\nSampled: {random.sample(detections, 2)}\nJudge them."
+            tag_prompt = "<id>" + "".join(random.choice("abcdef") for _ in range(6)) + "</id>"
+            return judge_prompt, tag_prompt
+    """
+    assert _findings(tmp_path, source) == []
