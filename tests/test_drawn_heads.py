@@ -95,6 +95,19 @@ def test_a_draw_made_once_or_with_a_fixed_seed_is_none(tmp_path):
                 module_prompt = "".join(SHOTS) + self.prefix + question
                 seeded_prompt = "".join(random.Random(0).sample(POOL, 2)) + self.prefix + question
                 return [prompt, module_prompt, seeded_prompt]
+
+
+        class Probe:
+            def __init__(self, templates):
+                self.templates = templates
+                self.prompts = self._generate_prompts()
+
+            def _generate_prompts(self):
+                prompts = []
+                for template in self.templates:
+                    prompt = random.choice(POOL) + "\n" + template
+                    prompts.append(prompt)
+                return prompts
     """
     assert _findings(tmp_path, once) == []
 

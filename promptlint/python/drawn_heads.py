@@ -53,7 +53,7 @@ def drawn_head(finder, node, target, value_node, frame) -> bool:
     value that changes per request is a draw at random followed by more of the prompt (module
     docstring). True when one was added."""
     name = target_name(target)
-    if name is None or not prompt_named(name) or not may_draw(finder.m.source):
+    if name is None or not prompt_named(name) or not may_draw(finder.m.source) or made_once(finder.m, frame.func):
         return False
     finder.ev.reset_budget(speculative=True)
     value = finder.ev.eval(value_node, frame)
@@ -65,6 +65,34 @@ def drawn_head(finder, node, target, value_node, frame) -> bool:
             finder.b.add(node, "python-constant", None, None, None, [Part(role_of(name), segs, span=finder.m.span(value_node))])
             return True
     return False
+
+
+#: Methods run once when an object is made.
+_SETUP = frozenset({"__init__", "__post_init__", "__attrs_post_init__", "model_post_init", "setup", "setUp"})
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def made_once(module, func, depth: int = 0) -> bool:
+    """True when `func` runs only when an object is made: it is `__init__` (`_SETUP`), or every
+    call of it in its module (by name, or as a method of `self` / `cls`), one at least, is in such
+    a function (two steps: `self.prompts = self._generate_prompts()` in `__init__`): a draw there
+    is made once per instance (a probe's prompts built at start), not per request."""
+    if func is None or depth > 2:
+        return False
+    if func.name in _SETUP:
+        return True
+    callers = []
+    for outer in ast.walk(module.tree):
+        if not isinstance(outer, _FUNCS) or outer is func:
+            continue
+        for n in ast.walk(outer):
+            f = n.func if isinstance(n, ast.Call) else None
+            if (isinstance(f, ast.Name) and f.id == func.name) or (
+                    isinstance(f, ast.Attribute) and f.attr == func.name and isinstance(f.value, ast.Name)
+                    and f.value.id in ("self", "cls")):
+                callers.append(outer)
+                break
+    return bool(callers) and all(made_once(module, c, depth + 1) for c in callers)
 
 
 def opens_with_draw(segs: list[Segment]) -> bool:
