@@ -160,9 +160,6 @@ class SiteFinder:
                 and step_requests.may_write(node) and not self.b.covered(self.m.span(node)):
             if step_requests.written(self, node, self.frame()):  # a request pipeline's step (step_requests.py)
                 self.b.sites.append(self.m.span(node))
-        elif isinstance(target, ast.Subscript) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign) \
-                and not self.b.covered(self.m.span(node)):
-            drawn_heads.drawn_head(self, node, target, node.value, self.frame())  # `prompt["cot"] = "".join(random.sample(...)) + ...`
         elif schema_orders.assigned(self, node):  # `schema["required"] = list(s)`, a tool's `self.description`
             return
         elif isinstance(target, ast.Attribute) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign):
@@ -180,6 +177,9 @@ class SiteFinder:
             kept_text.mark(self.b.layouts[before:], scope, target)
             if section_dicts.sectioned(node.value, target.id) and prompt_named(target.id):
                 section_dicts.section_dict(self, node, target.id, self.frame())  # a prompt as a dict of sections
+        elif isinstance(target, ast.Subscript) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign) \
+                and not self.b.covered(self.m.span(node)):
+            drawn_heads.drawn_head(self, node, target, node.value, self.frame())  # `prompt["cot"] = "".join(random.sample(...)) + ...`
 
     def _class(self, node: ast.ClassDef) -> None:
         """Templates a class holds for a method of it or of a base to fill (python/class_templates.py)."""
