@@ -159,7 +159,7 @@ class Impact:
     assumed: bool = False  # the targets are the default ones: the code names no provider promptlint knows (`assumed_targets`)
     shared: Placed | None = None  # text after it the same in every pass of the loop that makes it new (`loop_shared`)
     drawn: bool = False  # elements drawn at random per request (`classify.drawn_at_random`), the first value of the
-    # prompt that may change, with another value or INFO_STATIC_AFTER static tokens after them
+    # prompt that may change, with text of unknown size after them (a value of its own)
 
     @property
     def seg(self):
@@ -523,9 +523,11 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         history = history_between(layout, p.cut, end) and not p.seg.spares_history  # (prefix.placed_segments)
         own = written is not None and p.cut > written
         shared = loop_shared(p, placed[i + 1:], rates[i + 1:], end) if rate is Rate.REQUEST else None
-        # (the first value of the prompt that may change, before a value of its own or a few static tokens)
+        # (the first value of the prompt that may change, before text whose size is not known: a value
+        # neither drawn too nor a choice between two texts; before static text only, the figures judge)
         drawn = drawn_at_random(p.seg) and not any(r is not None for r in rates[:i]) \
-            and (after >= INFO_STATIC_AFTER or any(r is not None for r in rates[i + 1:]))
+            and any(r is not None and q.seg.kind is not Kind.CONDITIONAL and not drawn_at_random(q.seg)
+                    for q, r in zip(placed[i + 1:], rates[i + 1:]))
         out.append(Impact(p, rate, first, max(after, 0), history, complete,
                           losses, part_static, before_lost, sized or own, behind, unsure, between, merged_into,
                           own, assumed, shared, drawn))
