@@ -523,11 +523,12 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         history = history_between(layout, p.cut, end) and not p.seg.spares_history  # (prefix.placed_segments)
         own = written is not None and p.cut > written
         shared = loop_shared(p, placed[i + 1:], rates[i + 1:], end) if rate is Rate.REQUEST else None
-        # (the first value of the prompt that may change, before text whose size is not known: a value
-        # neither drawn too nor a choice between two texts; before static text only, the figures judge)
+        # (the first value of the prompt that may change, before text whose size is not known: a value,
+        # even a stable one, neither drawn too nor a choice between two texts; before static text only,
+        # the figures judge)
         drawn = drawn_at_random(p.seg) and not any(r is not None for r in rates[:i]) \
-            and any(r is not None and q.seg.kind is not Kind.CONDITIONAL and not drawn_at_random(q.seg)
-                    for q, r in zip(placed[i + 1:], rates[i + 1:]))
+            and any(not q.seg.is_static and q.seg.kind is not Kind.CONDITIONAL and not drawn_at_random(q.seg)
+                    for q in placed[i + 1:])
         out.append(Impact(p, rate, first, max(after, 0), history, complete,
                           losses, part_static, before_lost, sized or own, behind, unsure, between, merged_into,
                           own, assumed, shared, drawn))
