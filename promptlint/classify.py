@@ -90,6 +90,18 @@ UNIQUE_ID_CALLS = {
 #: (`random.choice(nodes)`): what is read from what it picks (`.code`) is that element's content,
 #: new per request, not a random value itself (python/flow/core.py `derived`).
 PICKED_AT_RANDOM = ": elements picked at random"
+#: The evidence's tail of a list shuffled in place on every call (`random.shuffle(examples)`,
+#: python/flow/growth.py): the same elements in a new order.
+SHUFFLED_AT_RANDOM = ": a new random order on every call"
+
+
+def drawn_at_random(seg) -> bool:
+    """True for a segment of elements of a collection drawn at random anew on every call: picked
+    (`random.sample(pool, 4)`, `random.choice(examples)`, what is read from them: `PICKED_AT_RANDOM`)
+    or shuffled in place (`SHUFFLED_AT_RANDOM`), per request. Not a random number, nor a draw made
+    once (per instance, per process)."""
+    evidence = seg.evidence or ""
+    return seg.volatility is Volatility.PER_REQUEST and (PICKED_AT_RANDOM in evidence or evidence.endswith(SHUFFLED_AT_RANDOM))
 
 #: Random number generators made without a seed (`random.Random()`): their methods named as the
 #: `random` module's functions of `UNIQUE_ID_CALLS` give a new value on every call, as those do.

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .classify import drawn_at_random
 from .estimates import Cut, cached_tokens, is_exact, target_profiles, target_tokens, token_range, tokens_before
 from .marker_names import no_breakpoint
 from .model import Kind, PromptLayout, Severity, Volatility
@@ -157,6 +158,8 @@ class Impact:
     after_conversation: bool = False  # a prompt file's value after the conversation it writes (`written_conversation`)
     assumed: bool = False  # the targets are the default ones: the code names no provider promptlint knows (`assumed_targets`)
     shared: Placed | None = None  # text after it the same in every pass of the loop that makes it new (`loop_shared`)
+    drawn: bool = False  # elements drawn at random per request (`classify.drawn_at_random`), the first value of the
+    # prompt that may change, with text of unknown size after them (a value of its own)
 
     @property
     def seg(self):
@@ -212,9 +215,18 @@ class Impact:
         a loop placed before text that every pass sends the same (`shared`) is info when the
         figures give nothing: that text is lost on every pass but the first, its size not known."""
         judged = self._judged()
-        if judged is None and self.loop_only:
+        if judged is None and (self.loop_only or self.drawn_only):
             return Severity.INFO
         return judged
+
+    @property
+    def drawn_only(self) -> bool:
+        """True for elements of a collection drawn at random on every request (`drawn`: a few-shot
+        block `random.sample(pool, 4)` with more of the prompt after it) in a prompt whose request
+        is not known (not `complete`), where the figures give nothing: the drawn text itself, static
+        text of the pool in another selection or order, is shared by no two requests, and what
+        follows it with it; its size is not known (a pool loaded at run time): a note."""
+        return self.drawn and self.first and not self.complete and self.rate is Rate.REQUEST and self._judged() is None
 
     @property
     def loop_only(self) -> bool:
@@ -511,9 +523,15 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         history = history_between(layout, p.cut, end) and not p.seg.spares_history  # (prefix.placed_segments)
         own = written is not None and p.cut > written
         shared = loop_shared(p, placed[i + 1:], rates[i + 1:], end) if rate is Rate.REQUEST else None
+        # (the first value of the prompt that may change, before text whose size is not known: a value,
+        # even a stable one, neither drawn too nor a choice between two texts; before static text only,
+        # the figures judge)
+        drawn = drawn_at_random(p.seg) and not any(r is not None for r in rates[:i]) \
+            and any(not q.seg.is_static and q.seg.kind is not Kind.CONDITIONAL and not drawn_at_random(q.seg)
+                    for q in placed[i + 1:])
         out.append(Impact(p, rate, first, max(after, 0), history, complete,
                           losses, part_static, before_lost, sized or own, behind, unsure, between, merged_into,
-                          own, assumed, shared))
+                          own, assumed, shared, drawn))
     return out
 
 

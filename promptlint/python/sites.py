@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from . import (built_prompts, candidates, class_templates, concurrent_fills, handed_heads, handoff, history_cuts, kept_conversations, kept_text,
+from . import (built_prompts, candidates, class_templates, concurrent_fills, drawn_heads, handed_heads, handoff, history_cuts, kept_conversations, kept_text,
                kept_turns, module_facts, prompt_modules, request_bodies, request_dicts, schema_orders, sdks, section_dicts,
                step_requests, subclass_sends, system_edits, template_calls, template_objects, tool_loops, tool_results)
 from .candidates import builds_messages, filled_argument, method_filled, prompt_keyword
@@ -165,14 +165,21 @@ class SiteFinder:
         elif isinstance(target, ast.Attribute) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign):
             before = len(self.b.layouts)
             candidates.attribute(self, node, self.frame())
+            if len(self.b.layouts) == before:
+                drawn_heads.drawn_head(self, node, target, node.value, self.frame())
             kept_text.mark(self.b.layouts[before:], scope, target)
             history_cuts.window(self, node, node.value, scope)
         elif isinstance(target, ast.Name) and isinstance(scope, _FUNCS) and not self.b.covered(self.m.span(node)):
             before = len(self.b.layouts)
             candidates.local(self, node, target.id, node.value, self.frame())
+            if len(self.b.layouts) == before:
+                drawn_heads.drawn_head(self, node, target, node.value, self.frame())
             kept_text.mark(self.b.layouts[before:], scope, target)
             if section_dicts.sectioned(node.value, target.id) and prompt_named(target.id):
                 section_dicts.section_dict(self, node, target.id, self.frame())  # a prompt as a dict of sections
+        elif isinstance(target, ast.Subscript) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign) \
+                and not self.b.covered(self.m.span(node)):
+            drawn_heads.drawn_head(self, node, target, node.value, self.frame())  # `prompt["cot"] = "".join(random.sample(...)) + ...`
 
     def _class(self, node: ast.ClassDef) -> None:
         """Templates a class holds for a method of it or of a base to fill (python/class_templates.py)."""

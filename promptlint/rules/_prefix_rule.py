@@ -188,9 +188,20 @@ def loop_cost(imp: Impact) -> str:
             "every request but the first; placed before this value it would be cached (its size is not known here)")
 
 
+def drawn_cost(imp: Impact) -> str:
+    """What elements drawn at random on every request cost before more of a prompt whose size is
+    not known (`Impact.drawn_only`): 'the drawn text itself, static text of its collection, is the
+    same in no two requests, nor is what follows it (...)'."""
+    after = f"nor are the {tokens(imp.static_after, 'static token')} after it" if imp.static_after else "nor is what follows it"
+    return (f"the drawn text itself, static text of its collection in another selection or order, is the same in no "
+            f"two requests, {after} (how much of the request that is, is not known here)")
+
+
 def cost(imp: Impact) -> str:
     """What the segment costs, after the colon of a message."""
     what = follows(imp)
+    if imp.drawn_only:
+        return drawn_cost(imp)
     if imp.dormant:  # (a fragment too: the model its code names caches nothing today)
         reason = imp.targets[0].dormant
         when = "for every new conversation" if imp.rate is Rate.CONVERSATION else "on every request"

@@ -14,8 +14,10 @@ _SCOPE = {Rate.REQUEST: "new on every request", Rate.CONVERSATION: "differs per 
           Rate.PROCESS: "fixed per process"}
 
 
-#: A value drawn at random (`random.choice(...)`, `secrets.choice(...)`): not an id, but new each time too.
-_RANDOM = re.compile(r"\b(random|secrets)\.(choice|choices|sample|random|randint|randrange|uniform|randbelow|getrandbits)\b")
+#: A value drawn at random (`random.choice(...)`, `secrets.choice(...)`, a generator's `self.rng.sample(...)`):
+#: not an id, but new each time too.
+_RANDOM = re.compile(r"\b([A-Za-z_]\w*)\.(choice|choices|sample|random|randint|randrange|uniform"
+                     r"|randbelow|getrandbits)\b")
 
 
 #: A draw that picks elements of a collection (the value is content of the collection, not a number).
@@ -91,6 +93,16 @@ class UniqueIdInPrefixRule(Rule):
     handed to a call that renders a prompt whose template is not read (`render_task_prompt(task,
     context={"flow_name": f"dynamic_{new_uuid()[:4]}"})`; not under a tracing name, `trace_id=`)
     is info, where the id is made.
+
+    A random draw of elements (`random.sample(pool, 4)`, `random.choice(levels)`, a generator's
+    `self.rng.sample(...)`, also of a generator seeded once and kept: its sequence repeats across
+    runs, each call draws anew) is new on every call too; one from a generator seeded afresh in the
+    call (`random.Random(42)` made there, `random.seed(0)` before it) repeats from call to call and
+    is none. Prompt text kept in a name, a dict's key or an attribute named for prompts (`prompt["cot"]
+    = "".join(random.sample(pool, 4)) + self.init_prompt["prefix"]`) that opens with such a draw
+    before more of the prompt is reported even when its size is not known: the drawn text itself,
+    static text of its pool in another selection or order, is shared by no two requests (info when
+    the figures give nothing: a pool or a prefix loaded at run time, a request not found).
 
     ## Example
     ```python

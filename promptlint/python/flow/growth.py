@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 
+from ... import classify
 from ...model import Kind, Segment, Volatility, replace
 from .configured import all_configured
 from .fields import field_added
@@ -193,7 +194,7 @@ class GrowthMixin:
         order, new on every call (reported at the shuffle: sorting would undo it)."""
         m = frame.module
         seg = Segment(span=m.span(th.node), kind=Kind.UNORDERED_ITERATION, volatility=Volatility.PER_REQUEST,
-                      expr=m.code(th.node), evidence=f"`{m.code(th.node.func)}(...)`: a new random order on every call")
+                      expr=m.code(th.node), evidence=f"`{m.code(th.node.func)}(...)`{classify.SHUFFLED_AT_RANDOM}")
         if isinstance(prev, Seq):
             return replace(prev, repeated=True, unordered=seg, ordered=False, head=0)
         return Text([seg])

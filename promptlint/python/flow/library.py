@@ -22,6 +22,7 @@ from .json_keys import string_keyed
 from .replaced import sub_call
 from .serial_orders import (deterministic_dict, dict_keys_only, fixed_keys, keyless_parameter, named_keyless, stored_read,
                             order_of, per_call, value_drawn, value_order, written)
+from .seeded_draws import process_seeded
 from .segment_text import const_str
 from .values import Alt, Config, Mapping, Obj, PathV, Seq, TemplateText, Text, Value, dynamic, most_volatile, vol_rank
 
@@ -64,6 +65,9 @@ def _from_timestamp(ev, node, qual, args, kwargs, frame, env) -> Value:
 
 def _unique_id(ev, node, qual, args, kwargs, frame, env) -> Value:
     m = frame.module
+    if isinstance(node, ast.Call) and m.qualified_name(node.func) == qual and qual.split(".")[-2] == "random" \
+            and process_seeded(frame, node):
+        return repeated_draw(m, node, "the process-wide generator seeded before it in this function")
     picked = classify.PICKED_AT_RANDOM if qual.rsplit(".", 1)[-1] in ("choice", "choices", "sample") else ""
     return dynamic(m.span(node), m.code(node), Kind.UNIQUE_ID, Volatility.PER_REQUEST,
                    f"call to `{m.code(node.func)}()`{picked}")
@@ -345,11 +349,18 @@ def parse_config(path: Path, text: str):
 
 
 def _generator(ev, node, qual, args, kwargs, frame, env):
-    """`random.Random()` (no seed): an object whose methods give random values (methods.py); with
-    a seed, what any call we cannot follow gives (its sequence repeats on every run)."""
-    if args or kwargs:
-        return ev.opaque_call(node, [ev.eval(a, frame, env) for a in args], frame)
-    return Obj(qual, span=frame.module.span(node), node=node)
+    """`random.Random()`: an object whose methods give random values (methods.py); with a seed
+    (`random.Random(42)`: its `args`), values that repeat when it is made afresh in the call that
+    draws from it (flow/seeded_draws.py), else new on every call as well."""
+    return Obj(qual, args=[ev.eval(a, frame, env) for a in args], kwargs={k: ev.eval(v, frame, env) for k, v in kwargs.items()},
+               span=frame.module.span(node), node=node)
+
+
+def repeated_draw(m, node, how: str) -> Value:
+    """A draw from a generator seeded afresh in the call that makes it (`how`): the seed's
+    values, the same on every call (flow/seeded_draws.py)."""
+    return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE,
+                   f"`{m.code(node.func)}(...)` drawn from {how}: the same on every call")
 
 
 KNOWN: dict = {}

@@ -18,7 +18,8 @@ from .per_option import each_option, per_caller_in
 from .containers import one_of_table
 from .variants import MAX_VARIANTS, dict_variants, flat_options, list_variants, one_dict
 from .keyed import filled_dict
-from .library import KNOWN
+from .library import KNOWN, repeated_draw
+from .seeded_draws import seeded_here
 from .class_facts import optional_of
 from .mcp_clients import item_annotation, mcp_sdk_instance
 from .segment_text import const_str, slice_segment
@@ -66,7 +67,10 @@ class MethodsMixin:
                 return self.read_file((m.path.parent / path) if not Path(path).is_absolute() else Path(path), node, frame)
         if isinstance(base, Obj) and base.qualname in classify.RANDOM_GENERATORS \
                 and f"random.{method}" in classify.UNIQUE_ID_CALLS:
-            # `self.rand = random.Random()` then `self.rand.randint(0, 10**6)`: as the module's function
+            # `self.rand = random.Random()` then `self.rand.randint(0, 10**6)`: as the module's function;
+            # one seeded afresh in this call (`rng = random.Random(42)`) repeats its values
+            if (base.args or base.kwargs) and seeded_here(frame, node, base.node):
+                return repeated_draw(m, node, f"`{m.code(base.node)}`, seeded in this call")
             return KNOWN[f"random.{method}"](self, node, f"random.{method}", args, kwargs, frame, env)
         if isinstance(base, Obj) and base.qualname == "string.Template" and method in ("substitute", "safe_substitute"):
             values = {k: self.eval(v, frame, env) for k, v in kwargs.items()}
