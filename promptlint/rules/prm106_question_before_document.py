@@ -9,6 +9,7 @@ from ..model import Kind, PromptLayout, Related, Segment, Severity
 from ..prefix import placed_segments
 from . import _prefix_rule as text
 from .base import Rule
+from ._fanouts import fanout_findings
 
 # What names a value (its own name or the label written just before it) as the request's question,
 # and as a document the request is about. Words of identifiers and labels (`<query>`,
@@ -166,6 +167,12 @@ class QuestionBeforeDocumentRule(Rule):
     def check_layout(self, layout: PromptLayout):
         placed = [p for p in placed_segments(layout) if not p.part.is_history and p.part.role != "tools"]
         warned = {id(imp.seg) for imp in impacts(layout) if imp.severity is Severity.WARNING}
+        found = False
+        for diagnostic in fanout_findings(self, layout):
+            found = True
+            yield diagnostic
+        if found:
+            return  # (one finding per prompt, Policy 8: the code's evidence is the stronger)
         for p in placed:
             if id(p.seg) in warned:
                 continue  # PRM101 / PRM104 report it as a warning: static text after it is lost anyway
