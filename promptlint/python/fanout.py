@@ -200,7 +200,8 @@ def _parents(top) -> dict:
 
 def _exclusive(caller, calls: list[ast.Call]) -> bool:
     """True when two of `calls` (in `caller`) never both run: in different branches of one `if`,
-    in a `try` and its handler, or the first one returned or raised (the later one is another run)."""
+    in a `try` and its handler, or the first one returned or raised without the others (the later
+    one is another run)."""
     parents = _parents(caller)
     chains = [dict((id(s), f) for s, f in _chain(parents, c, caller)) for c in calls]
     for i, a in enumerate(chains):
@@ -212,7 +213,8 @@ def _exclusive(caller, calls: list[ast.Call]) -> bool:
     while node in parents and node is not caller:
         node = parents[node]
         if isinstance(node, (ast.Return, ast.Raise)):
-            return True
+            inside = {id(n) for n in ast.walk(node)}
+            return not all(id(c) in inside for c in calls)  # (`return ask(a, doc), ask(b, doc)`: both run)
     return False
 
 
@@ -316,31 +318,41 @@ def fanouts(ev, parts, site_module, site: Span) -> list[Fanout]:
         found = _holder(module, seg.span) if module is not None else None
         if found is not None and id(found[0]) not in funcs:
             funcs[id(found[0])] = (module, *found)
+    asked = {key: names for key, (_m, _f, _c, names) in ev.asked.items()}
+    for key, (module, func, cls, names) in ev.asked.items():
+        if key not in funcs and len(names) >= 2:
+            funcs[key] = (module, func, cls)  # (its text reached the request, merged with other callers')
     out: list[Fanout] = []
     for module, func, cls in funcs.values():
         if func is not site_func and id(func) in reached:
             continue  # (its return value was read: its calls need not each send a request)
-        fan = _fanout(ev, module, func, cls, placed)
+        fan = _fanout(ev, module, func, cls, placed, parts, asked.get(id(func), set()))
         if fan is not None:
             out.append(fan)
     return out
 
 
-def _fanout(ev, module, func, cls, placed) -> Fanout | None:
+def _fanout(ev, module, func, cls, placed, parts, asked: set[str]) -> Fanout | None:
     """The first `Fanout` of a text of `func` that the request holds (`placed`: a segment of it
-    inside one of the text's spans), or None."""
+    inside one of the text's spans; or, merged away with the texts of other callers of a wrapper,
+    one whose parameters' callers were read for it, `asked`: it is then placed at the start of the
+    request's first part that is not the tools, or None)."""
     for spans, order in _texts(module, func):
         inside = [(pi, si, seg) for pi, si, seg in placed if any(_within(seg.span, sp) for sp in spans)]
         if not inside:
-            continue
-        at = {seg.span: seg for _pi, _si, seg in inside}
+            if not {n for n, _ in order} <= asked:
+                continue
+            first = next((pi for pi, part in enumerate(parts) if part.role != "tools" and not part.is_history), None)
+            if first is None:
+                continue
+            inside = [(first, 0, None)]
+        eaches = {seg.each for _pi, _si, seg in inside if seg is not None and seg.each is not None}
+        if any(seg is not None and seg.same is not None and seg.same in eaches for _pi, _si, seg in inside):
+            continue  # (a value of each pass before text the same in every pass: PRM101 judges it)
         for i, (a, a_span) in enumerate(order):
             for b, b_span in order[i + 1:]:
                 if b == a or _user_named(b):
                     continue
-                seg_a, seg_b = at.get(a_span), at.get(b_span)
-                if seg_a is not None and seg_a.each is not None and seg_b is not None and seg_b.same == seg_a.each:
-                    continue  # (a value of each pass before text the same in every pass: PRM101 judges it)
                 found = _evidence(ev, module, func, cls, a, b)
                 if found is None:
                     continue

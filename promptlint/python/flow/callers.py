@@ -162,6 +162,7 @@ def caller_arguments(evaluator, frame: Frame, name: str):
     func = frame.func
     if func is None:
         return None
+    evaluator.asked.setdefault(id(func), (frame.module, func, frame.cls, set()))[3].add(name)  # (python/fanout.py)
     key = ("callers", id(func), name)
     if key in evaluator._return_cache:
         return evaluator._return_cache[key]
