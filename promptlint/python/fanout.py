@@ -313,8 +313,10 @@ def fanouts(ev, parts, site_module, site: Span) -> list[Fanout]:
             continue
         placed += [(pi, si, seg) for si, seg in enumerate(part.segments) if seg.span is not None]
     funcs = {}  # id(function) -> (module, function, class): the functions that write its text
+    modules = {site_module.filename: site_module}
     for _pi, _si, seg in placed:
-        module = ev.project.held_named(seg.span.filename)
+        name = seg.span.filename
+        module = modules[name] if name in modules else modules.setdefault(name, ev.project.held_named(name))
         found = _holder(module, seg.span) if module is not None else None
         if found is not None and id(found[0]) not in funcs:
             funcs[id(found[0])] = (module, *found)
