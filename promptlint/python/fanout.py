@@ -338,16 +338,17 @@ def _fanout(ev, module, func, cls, placed, parts, asked: set[str]) -> Fanout | N
     """The first `Fanout` of a text of `func` that the request holds (`placed`: a segment of it
     inside one of the text's spans; or, merged away with the texts of other callers of a wrapper,
     one whose parameters' callers were read for it, `asked`: it is then placed at the start of the
-    request's first part that is not the tools, or None)."""
+    request's last user message, else of its first part that is not the tools), or None."""
     for spans, order in _texts(module, func):
         inside = [(pi, si, seg) for pi, si, seg in placed if any(_within(seg.span, sp) for sp in spans)]
         if not inside:
             if not {n for n, _ in order} <= asked:
                 continue
-            first = next((pi for pi, part in enumerate(parts) if part.role != "tools" and not part.is_history), None)
-            if first is None:
+            own = [pi for pi, part in enumerate(parts) if part.role != "tools" and not part.is_history]
+            users = [pi for pi in own if parts[pi].role == "user"]
+            if not own:
                 continue
-            inside = [(first, 0, None)]
+            inside = [((users or own)[-1 if users else 0], 0, None)]
         eaches = {seg.each for _pi, _si, seg in inside if seg is not None and seg.each is not None}
         if any(seg is not None and seg.same is not None and seg.same in eaches for _pi, _si, seg in inside):
             continue  # (a value of each pass before text the same in every pass: PRM101 judges it)
