@@ -281,6 +281,32 @@ class Part:
         return self.role == "history"
 
 
+@dataclass(frozen=True)
+class Fanout:
+    """Two values a function writes into a prompt's text from its parameters, the first of which
+    differs between the calls of that function (`builder`) that share the second
+    (python/fanout.py): `varying` and `shared` are where each enters the text, `varying_name` and
+    `shared_name` the parameters; `how` is "loop" (a call made once per element of a loop whose
+    element the first argument reads and the second does not) or "calls" (`calls` calls of one
+    function that pass the same name for the second and different arguments for the first);
+    `evidence` is that call (the first of them); `shared_expr` what it passes for the second;
+    `shared_tokens` the o200k tokens of that value when its whole text is known, else None;
+    `part` and `at` the first segment of the request that the text holding them writes."""
+
+    varying: Span
+    shared: Span
+    builder: str
+    varying_name: str
+    shared_name: str
+    how: str
+    evidence: Span
+    shared_expr: str = ""
+    calls: int = 0
+    shared_tokens: int | None = None
+    part: int = 0
+    at: int = 0
+
+
 @dataclass
 class PromptLayout:
     """A prompt as the provider receives it, in request order (docs/architecture.md "The flow of data").
@@ -349,6 +375,8 @@ class PromptLayout:
     `set_retrieved`: the placeholder names of the prompts of its prompt set (the prompts of one
     config file) that are named like content retrieved for the turn (`turn_names.turn_content`),
     sorted: evidence that the set fills its few-shot `examples` per turn as well.
+    `fanouts`: values of a function's parameters written into the text in an order that puts a
+    value differing between its calls before one those calls share (`Fanout`).
     """
 
     id: str
@@ -392,6 +420,7 @@ class PromptLayout:
     supersedes: list[str] = field(default_factory=list)
     reaches: list[Span] = field(default_factory=list)
     set_retrieved: list[str] = field(default_factory=list)
+    fanouts: list[Fanout] = field(default_factory=list)
 
     def segments(self):
         """Yield (part index, segment index, part, segment) in request order."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .loop_values import invariant, loop_spans, per_pass
+from .fanout import fanouts
 from ..model import replace
 
 from ..model import Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
@@ -459,6 +460,7 @@ class LayoutBuilder(ToolParts):
             eaches = {s.each for part in own for s in part.segments if s.each is not None}
             for part in own:  # and text that stays the same in every pass of that loop
                 part.segments = invariant(part.segments, span, self.m, eaches)
+            found_fanouts = fanouts(self.ev, parts, self.m, span)  # (python/fanout.py)
         if newest is not None:
             # the newest user message is the request's input: what we cannot read in it is new per
             # request, unless the message holds the conversation or a parameter's known input
@@ -470,6 +472,8 @@ class LayoutBuilder(ToolParts):
                               provider=provider, api=api,
                               model=None if is_placeholder_model(model) or is_foreign_model(provider, model) else model,
                               parts=parts, newest_user=newest)
+        if source == "python-call":
+            layout.fanouts = found_fanouts
         layout.templates = sorted({s.span.filename for p in parts for s in p.segments
                                    if s.span is not None and s.span.filename != self.m.filename and s.is_static})
         if source == "python-call":

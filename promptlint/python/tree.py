@@ -239,6 +239,13 @@ class Project(TreeSearchMixin):
         self._used[key] = size
         self.used_chars += size
 
+    def held_named(self, filename: str) -> Module | None:
+        """The parsed module held now whose display name is `filename` (a span's), or None."""
+        for module in self._modules.values():
+            if not isinstance(module, ParseError) and module.filename == filename:
+                return module
+        return None
+
     def holds(self, path: Path, text: str) -> bool:
         """True when the module at `path` is held parsed from exactly `text` (loaded by an earlier
         analysis and not dropped yet): `text` then parses. Loads, records and pins nothing."""

@@ -9,6 +9,7 @@ from ..model import Kind, PromptLayout, Related, Segment, Severity
 from ..prefix import placed_segments
 from . import _prefix_rule as text
 from .base import Rule
+from ._fanouts import fanout_findings
 
 # What names a value (its own name or the label written just before it) as the request's question,
 # and as a document the request is about. Words of identifiers and labels (`<query>`,
@@ -126,6 +127,17 @@ class QuestionBeforeDocumentRule(Rule):
     numbered: `icl_query_1`, `example_question`) placed before a document the request is about (a page, its
     markdown, a diff, a file's content: named so, or written after such a label) in the same
     message of the prompt's cacheable prefix.
+    Also, from the code of the callers rather than names: a value a function writes into the
+    prompt's text from one of its parameters before another parameter's value, where its calls
+    differ in the first and share the second (a fan-out: one diff, page or document sent with
+    another instruction each). A call made once per element of a loop whose element the first
+    argument reads and the second does not (`for check in checks: request_goal(git_diff,
+    goal=check["goal"])`), or several calls in one function that pass the same name for the
+    second and different arguments for the first, none excluding another (branches of one `if`, a
+    `try` and its handler); through the wrappers that send the text (its parameters read from
+    those calls), not a text whose function's return value is joined into one request. Not a
+    shared value written as a literal, nor one named as the user's message. A value of each pass
+    of a loop placed before text every pass shares is `PRM101`'s finding.
 
     ## Why is this bad?
     Both values change, but not equally often: the question changes on every request, while the
@@ -145,6 +157,10 @@ class QuestionBeforeDocumentRule(Rule):
     many requests that apply it to one document after another, so it belongs first. A question that `PRM101` or `PRM104` already reports
     as a warning (much static text follows it) is that rule's finding; at one place this rule is
     more specific than PRM101's info.
+    From the callers' evidence the calls are known to share the second value, not how large it
+    is: info, unless its whole text is known (a file read with a static path) and alone reaches
+    the minimum cacheable length of every model the request may go to, on a request that caches
+    without markers or has a breakpoint: a warning then.
 
     ## Example
     ```python
@@ -158,7 +174,7 @@ class QuestionBeforeDocumentRule(Rule):
     """
 
     code = "PRM106"
-    brief = "the request's question placed before a document the request is about (a page, a diff; info)"
+    brief = "the request's question, or a value its builder's calls vary, before a document they share (a page, a diff)"
     specificity = 3
     severity = Severity.INFO
     fix_title = "Put the document first and the question after it"
@@ -166,6 +182,12 @@ class QuestionBeforeDocumentRule(Rule):
     def check_layout(self, layout: PromptLayout):
         placed = [p for p in placed_segments(layout) if not p.part.is_history and p.part.role != "tools"]
         warned = {id(imp.seg) for imp in impacts(layout) if imp.severity is Severity.WARNING}
+        found = False
+        for diagnostic in fanout_findings(self, layout):
+            found = True
+            yield diagnostic
+        if found:
+            return  # (one finding per prompt, Policy 8: the code's evidence is the stronger)
         for p in placed:
             if id(p.seg) in warned:
                 continue  # PRM101 / PRM104 report it as a warning: static text after it is lost anyway

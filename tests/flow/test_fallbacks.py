@@ -181,3 +181,33 @@ def test_none_or_a_default_is_the_default(tmp_path):
 def test_a_text_or_a_default_is_the_text(tmp_path):
     p = probe(tmp_path, NONE_OR, index=3)
     assert p.text == "Hi" and all(s.is_static for s in p.segs)
+
+
+def test_an_option_every_caller_of_a_wrapper_leaves_none_is_its_default(tmp_path):
+    # `messages or [...]` of a wrapper whose callers (through another wrapper) never pass
+    # `messages`: each passes None, so the request sends the list, with the callers' text in it
+    from promptlint import api
+    (tmp_path / "send.py").write_text(
+        "from openai import OpenAI\n\nclient = OpenAI()\n\n\n"
+        "def call(prompt, messages=None):\n"
+        "    messages = messages or [{'role': 'user', 'content': prompt}]\n"
+        "    return client.chat.completions.create(model='gpt-4.1', messages=messages)\n\n\n"
+        "def ask(texts, messages=None):\n"
+        "    return call(''.join(texts), messages=messages)\n")
+    (tmp_path / "use.py").write_text(
+        "from send import ask\n\n\n"
+        "def one(doc):\n    return ask(['Summarize: ', doc])\n\n\n"
+        "def two(doc):\n    return ask(['Translate: ', doc])\n")
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    (layout,) = report.prompts
+    (part,) = layout.parts
+    assert part.role == "user" and not part.is_history
+    assert [s.expr for s in part.segments] == ["doc"]
+
+
+def test_an_option_one_caller_passes_stays_a_choice():
+    from promptlint.python.flow.operators import _falsy_constant
+    from promptlint.python.flow.values import Alt, static
+    assert _falsy_constant(Alt([static("None", None), static("", None)]))
+    assert not _falsy_constant(Alt([static("None", None), static("x", None)]))
+    assert not _falsy_constant(Alt([]))

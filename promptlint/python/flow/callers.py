@@ -162,6 +162,7 @@ def caller_arguments(evaluator, frame: Frame, name: str):
     func = frame.func
     if func is None:
         return None
+    evaluator.asked.setdefault(id(func), (frame.module, func, frame.cls, set()))[3].add(name)  # (python/fanout.py)
     key = ("callers", id(func), name)
     if key in evaluator._return_cache:
         return evaluator._return_cache[key]
@@ -235,6 +236,22 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
         values.append(apart(value) if keeps_out(func, call, frame.cls is not None) else value)
     from .values import Alt
     return values[0] if len(values) == 1 else Alt(values, per_caller=True)  # one value per caller
+
+
+def call_sites(evaluator, module, func, cls, limit: int = MAX_WRAPPER_CALLERS) -> list | None:
+    """(module, call, enclosing function, class) of the calls of `func` (a method of `cls`, or a
+    module-level function when `cls` is None) that `caller_arguments` reads: the `self.name(...)`
+    calls of its class, or the calls of the function in its module and in the other modules of its
+    package tree; not its calls of itself. None when there are more than `limit`."""
+    keys = ("self.",) if cls is not None else ("",)
+    sites = [(module, call, caller, c) for call, caller, c in calls_named(module, func.name, keys)
+             if (cls is None or c is cls or not _own_method(c, func.name)) and caller is not func]
+    if cls is None:
+        foreign = _foreign_sites(evaluator, module, func, limit - len(sites))
+        if foreign is None:
+            return None
+        sites += [site for site in foreign if site[2] is not func]
+    return None if len(sites) > limit else sites
 
 
 def _keywords(evaluator, func, call: ast.Call, frame: Frame):

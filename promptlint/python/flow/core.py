@@ -68,6 +68,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
         self.budget = Budget()
         self.reached: list = []  # spans of the functions read for the current prompt
         self.reached_funcs: list = []  # (module, function node) of the same functions
+        #: id(function node) -> (module, function node, class, the names of its parameters whose
+        #: callers' arguments were read for the current prompt: `callers.caller_arguments`)
+        self.asked: dict = {}
         self.marked: list = []  # spans of `cache_control` set by statements in those functions
         self._marks: dict = {}  # id(function node) -> its `cache_control` statements' spans
         self.marking_reads: dict = {}  # (id(function node), own keys) -> (node, marking_helpers reading)
@@ -92,6 +95,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
         self.budget.reset(SPECULATIVE_BUDGET if speculative else None)
         self.reached = []
         self.reached_funcs = []
+        self.asked = {}
         self.marked = []
 
     @staticmethod

@@ -43,8 +43,10 @@ class OperatorsMixin:
         for right_node in node.values[1:]:
             right = self.eval(right_node, frame, env)
             if isinstance(node.op, ast.Or):
-                if is_none(left) or _empty_literal(left):
-                    left = right  # `summarize_prompt or self.summarize_prompt` of a call that leaves it None
+                if _falsy_constant(left):
+                    # `summarize_prompt or self.summarize_prompt` of a call that leaves it None (or of
+                    # callers that all leave it None: `messages or [...]` of a wrapper none passes it)
+                    left = right
                     continue
                 lt = self.text_of(left, frame)
                 if lt and all(s.is_static or s.volatility is Volatility.STABLE and MARK not in s.evidence for s in lt):
@@ -92,6 +94,14 @@ class OperatorsMixin:
                 return merged
             return Obj("chain", args=[left, right], span=m.span(node), node=node)
         return self.derived(left if isinstance(left, (Text, Alt)) else right, node, frame, m.code(node))
+
+
+def _falsy_constant(value: Value) -> bool:
+    """True for `None` or the literal `""`, or a choice whose every option is one (what each caller
+    of a function passes for a parameter that none of them gives: its default `None`)."""
+    if isinstance(value, Alt):
+        return bool(value.options) and all(_falsy_constant(o) for o in value.options)
+    return is_none(value) or _empty_literal(value)
 
 
 def _empty_literal(value: Value) -> bool:

@@ -89,6 +89,12 @@ def same_call(module, caller, call: ast.Call, arg: ast.expr, callee_module, call
     return marked if marked is not value else None
 
 
+def element_loop(module, caller, call: ast.Call):
+    """(the names bound per element, the iterated expression, the `for` statement or first
+    `comprehension`) of the innermost loop that makes `call` once per element (`_element_loop`)."""
+    return _element_loop(module, caller, call, whole=True)
+
+
 def _element_loop(module, caller, call: ast.Call, whole: bool = False) -> tuple[set[str], ast.expr] | None:
     """(the names bound per element, the iterated expression) of the innermost comprehension
     whose element holds `call`, or `for` loop whose body holds it, inside `caller`; None when
