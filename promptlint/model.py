@@ -58,6 +58,14 @@ class Precision(str, Enum):
     YEAR = "year"
 
 
+class Source(str, Enum):
+    """Where the code gets a dynamic segment's value, as the evaluator reads it (`Segment.source`):
+    handed in by a caller, or made by a call the code makes."""
+
+    PARAMETER = "parameter"  # a parameter of a function, or a keyword read from its `**kwargs`
+    CALL = "call"  # the result of a call promptlint does not follow (a reply, a fetched page)
+
+
 class Applicability(str, Enum):
     """Fix safety (docs/policies.md "Fix safety")."""
 
@@ -123,6 +131,11 @@ class Segment:
     (`each`, the same span) changes: text computed before the loop, a parameter or an argument that
     does not read the element (`for kp in points: send(f"{kp} {summary}")`): every request of the
     loop shares it (python/loop_values.py).
+    `source` is where the evaluator read the value (python/flow): `Source.PARAMETER` for a
+    parameter of a function (its callers' argument not read) or a keyword read from a `**kwargs`
+    dict handed in (`kwargs.pop("schema")`), `source_name` then the parameter's name (`ontology`,
+    `kwargs`); `Source.CALL` for the result of a call not followed. A value computed from it alone
+    (`"\\n".join(lines)` of lines built from `ontology.entities`) keeps both; None when not known.
     """
 
     text: str = ""
@@ -155,6 +168,8 @@ class Segment:
     gate: str = ""  # produced only when this option, off by default, is on (`self.add_time`: python/gated_values.py)
     each: Span | None = None  # bound by this `for` statement from data it iterates: a value of each pass (python/loop_values.py)
     same: Span | None = None  # the same on every pass of this loop (or call made once per element): loop_values.py
+    source: Source | None = None  # where the value is read: a parameter, a call's result (see the docstring)
+    source_name: str = ""  # of a parameter: its name (`ontology`; `kwargs` of `kwargs.pop("schema")`)
 
     @property
     def is_static(self) -> bool:

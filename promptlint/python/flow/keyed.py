@@ -17,7 +17,7 @@ from ...model import replace
 
 from .frames import Thunk
 from ...model import Kind, Volatility
-from .values import Alt, Mapping, Seq, Spread, Text, Value, dynamic, held_order
+from .values import Alt, Mapping, Seq, Spread, Text, Value, dynamic, held_order, keyword_entry
 
 
 class KeyedMixin:
@@ -45,7 +45,8 @@ class KeyedMixin:
                                    f"the item `{key}` of one of many values"))
         for o in flat:
             if isinstance(o, Mapping) and not o.repeated:
-                options.append(o.items[key] if key in o.items else dynamic(
+                options.append(o.items[key] if key in o.items else keyword_entry(o, key, m.span(node), m.code(node))
+                               if o.keywords and isinstance(key, str) else dynamic(
                     m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
                     f"the item `{key}` of a dict not known statically"))
             elif isinstance(o, Seq) and not o.repeated and isinstance(key, int) and -len(o.items) <= key < len(o.items):
