@@ -98,3 +98,27 @@ def test_what_a_call_gives_or_a_name_not_resolved_is_no_parameter(tmp_path):
     assert _sources(probe(tmp_path, MADE, index=1)) == [("unknown", "unknown", None, "", "`summary` is not resolved")]
     # what a method of a parameter's object gives, not followed: computed from that parameter alone
     assert _sources(probe(tmp_path, MADE, index=2)) == [("unknown", "unknown", "parameter", "table", "the parameter `table`")]
+
+
+TWO_CALLERS = '''
+def generate(question, **legacy):
+    probe(legacy.get("schema"))
+    probe(legacy.pop("schema"))
+
+
+def run(question):
+    return generate(question, schema="Person, Place")
+
+
+def run_plain(question):
+    return generate(question)
+'''
+
+
+def test_each_caller_gives_its_keyword_or_leaves_it_to_be_passed(tmp_path):
+    for index in (0, 1):
+        either = probe(tmp_path, TWO_CALLERS, index=index)
+        read = [Probed(o, either.ev, either.frame, either.module) for o in either.value.options]
+        assert sorted((r.text, tuple(_sources(r))) for r in read) == [
+            ("", (("unknown", "unknown", "parameter", "legacy", "the keyword `schema` a caller may pass through `**legacy`"),)),
+            ("Person, Place", ())]
