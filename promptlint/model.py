@@ -58,6 +58,14 @@ class Precision(str, Enum):
     YEAR = "year"
 
 
+class Source(str, Enum):
+    """Where the code gets a dynamic segment's value, as the evaluator reads it (`Segment.source`):
+    handed in by a caller, or made by a call the code makes."""
+
+    PARAMETER = "parameter"  # a parameter of a function, or a keyword read from its `**kwargs`
+    CALL = "call"  # the result of a call promptlint does not follow (a reply, a fetched page)
+
+
 class Applicability(str, Enum):
     """Fix safety (docs/policies.md "Fix safety")."""
 
@@ -126,6 +134,11 @@ class Segment:
     `truth`, on static text written from a Python constant `True`, `False` or `None` (`render(include_diff=True)`),
     is its truth value: a template's `{% if include_diff %}` on it takes one branch (a string's text says
     nothing of it: `"False"` is true).
+    `source` is where the evaluator read the value (python/flow): `Source.PARAMETER` for a
+    parameter of a function (its callers' argument not read) or a keyword read from a `**kwargs`
+    dict handed in (`kwargs.pop("schema")`), `source_name` then the parameter's name (`ontology`,
+    `kwargs`); `Source.CALL` for the result of a call not followed. A value computed from it alone
+    (`"\\n".join(lines)` of lines built from `ontology.entities`) keeps both; None when not known.
     """
 
     text: str = ""
@@ -159,6 +172,8 @@ class Segment:
     each: Span | None = None  # bound by this `for` statement from data it iterates: a value of each pass (python/loop_values.py)
     same: Span | None = None  # the same on every pass of this loop (or call made once per element): loop_values.py
     truth: bool | None = None  # static text written from a Python constant (`True`, `False`, `None`): its truth value
+    source: Source | None = None  # where the value is read: a parameter, a call's result (see the docstring)
+    source_name: str = ""  # of a parameter: its name (`ontology`; `kwargs` of `kwargs.pop("schema")`)
 
     @property
     def is_static(self) -> bool:

@@ -2,8 +2,11 @@
 input, per request (docs/policies.md, Policy 7), unless the message holds the conversation, or
 the value is a parameter of the call and the request's known input (a parameter named as the
 user's input, a loop element, a request's field) comes after it in the message: the input is
-then that one, and the parameter keeps its unknown volatility (an info at most). Fixtures: fixtures/newest_input/ (a graph-RAG SDK's
-Cypher generator: the schema rendered from its ontology, the rules, the question)."""
+then that one, and the parameter keeps its unknown volatility (an info at most). A parameter is
+what the evaluator reads from one (`Segment.source`), not words of the evidence: a keyword popped
+from the `**kwargs` a caller hands in, through a helper too, is one. Fixtures: fixtures/newest_input/
+(a graph-RAG SDK's Cypher generator: the schema rendered from its ontology, the rules, the
+question)."""
 from __future__ import annotations
 
 import shutil
@@ -12,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from promptlint import api
-from promptlint.model import Kind, Segment, Volatility
+from promptlint.model import Kind, Segment, Source, Volatility
 from promptlint.python.layout_values import newest_input
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "newest_input"
@@ -20,7 +23,7 @@ FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "newest_input"
 
 @pytest.fixture(scope="module")
 def findings(tmp_path_factory):
-    """file name -> its diagnostics, the three fixtures checked once, copied out of the repository."""
+    """file name -> its diagnostics, the fixtures checked once, copied out of the repository."""
     root = tmp_path_factory.mktemp("newest_input")
     for path in FIXTURE.glob("*.py"):
         shutil.copy(path, root / path.name)
@@ -49,8 +52,25 @@ def test_a_question_before_the_value_is_the_finding(findings):
     assert _prefix(findings, "question_first.py") == [("PRM101", "warning", 8, 11)]
 
 
-def _seg(kind, vol, expr, evidence=""):
-    return Segment(kind=kind, volatility=vol, expr=expr, evidence=evidence)
+def test_a_keyword_popped_from_the_callers_kwargs_before_the_question_keeps_its_unknown_volatility(findings):
+    [found] = findings["popped_schema.py"]
+    assert (found.code, found.severity.value, found.span.start.row, found.span.start.column) == ("PRM101", "info", 12, 1)
+    assert found.message.startswith("Content of unknown volatility `\"\\n\".join(lines)` "
+                                    "(the keyword `schema` a caller may pass through `**legacy`)")
+
+
+def test_a_popped_keyword_alone_in_the_message_is_the_request_input(findings):
+    assert _prefix(findings, "popped_only.py") == [("PRM101", "warning", 9, 1)]
+
+
+def test_a_value_the_function_makes_before_the_question_is_the_request_input(findings):
+    [found] = findings["made_question.py"]
+    assert (found.code, found.severity.value, found.span.start.row) == ("PRM101", "warning", 11)
+    assert "(result of `fetch_latest_notes(...)`)" in found.message
+
+
+def _seg(kind, vol, expr, evidence="", source=None, name=""):
+    return Segment(kind=kind, volatility=vol, expr=expr, evidence=evidence, source=source, source_name=name)
 
 
 def _read(segs):
@@ -58,7 +78,7 @@ def _read(segs):
 
 
 def test_newest_input_reads_each_side():
-    block = _seg(Kind.UNKNOWN, Volatility.UNKNOWN, "block", "the parameter `ontology`")
+    block = _seg(Kind.UNKNOWN, Volatility.UNKNOWN, "block", "the parameter `ontology`", Source.PARAMETER, "ontology")
     q = _seg(Kind.USER_INPUT, Volatility.PER_REQUEST, "question")
     text = Segment(text="Rules\n")
     assert _read([block, text, q]) == [("block", "unknown"), ("question", "per-request")]
@@ -67,9 +87,18 @@ def test_newest_input_reads_each_side():
     # a value the function makes itself (a reply it awaits) is made on each call: still the input
     reply = _seg(Kind.UNKNOWN, Volatility.UNKNOWN, "reply.content", "`reply.content` is not resolved")
     assert _read([reply, text, q]) == [("reply.content", "per-request"), ("question", "per-request")]
+    made = _seg(Kind.UNKNOWN, Volatility.UNKNOWN, "fetch()", "result of `fetch(...)`", Source.CALL)
+    assert _read([made, text, q]) == [("fetch()", "per-request"), ("question", "per-request")]
+    # the source decides, not the words: a keyword popped from `**legacy` is a parameter, and
+    # evidence that reads like one without the fact is not
+    popped = _seg(Kind.UNKNOWN, Volatility.UNKNOWN, "kwargs.pop(\"schema\")",
+                  "the keyword `schema` a caller may pass through `**legacy`", Source.PARAMETER, "legacy")
+    assert _read([popped, text, q]) == [("kwargs.pop(\"schema\")", "unknown"), ("question", "per-request")]
+    worded = _seg(Kind.UNKNOWN, Volatility.UNKNOWN, "block", "the parameter `ontology`")
+    assert _read([worded, text, q]) == [("block", "per-request"), ("question", "per-request")]
     # a field of the object the known input is read from is the request's too
     roots = {"func_desc": "row", "query": "row", "block": "", "question": "question"}
-    field = _seg(Kind.UNKNOWN, Volatility.UNKNOWN, "func_desc", "the parameter `row`")
+    field = _seg(Kind.UNKNOWN, Volatility.UNKNOWN, "func_desc", "the parameter `row`", Source.PARAMETER, "row")
     query = _seg(Kind.USER_INPUT, Volatility.PER_REQUEST, "query")
     assert [(s.expr, s.volatility.value) for s in newest_input([field, text, query], lambda s: roots[s.expr])
             if not s.is_static] == [("func_desc", "per-request"), ("query", "per-request")]

@@ -91,7 +91,7 @@ def spread_blocks(ev, item: Spread, frame) -> list[Segment]:
     segs = ev.text_of(item.value, frame)
     return [s if s.is_static else Segment(span=item.span or s.span, kind=s.kind, volatility=s.volatility,
                                           expr=item.expr or s.expr, evidence=s.evidence or "content blocks not known statically",
-                                          origin=s.origin, name_only=s.name_only)
+                                          origin=s.origin, name_only=s.name_only, source=s.source, source_name=s.source_name)
             for s in segs]
 
 

@@ -442,7 +442,8 @@ class LayoutBuilder(ToolParts):
             return Segment(text="".join(s.text for s in segs), span=span)
         expr = (src.expr or node.code) if isinstance(node, Evaluated) else self.code_of(node)
         return Segment(span=span, kind=src.kind, volatility=src.volatility, expr=expr,
-                       evidence=src.evidence, origin=src.origin if src.origin != span else None)
+                       evidence=src.evidence, origin=src.origin if src.origin != span else None,
+                       source=src.source, source_name=src.source_name)
 
     # ---------------------------------------------------------------- layouts
     def add(self, node, source: str, provider, api, model, parts: list[Part], newest: int | None = None,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..model import Kind, Segment, Volatility, replace
+from ..model import Kind, Segment, Source, Volatility, replace
 from .flow.variants import MAX_VARIANTS
 from .flow.merged import merged_list
 from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text, grown_name
@@ -169,9 +169,6 @@ def grown_evidence(seq, unread) -> str:
 #: Kinds of a value that is no input of the request whatever its volatility: the conversation,
 #: and a clock reading or an id (causes of their own, PRM102 / PRM103).
 _NO_INPUT = (Kind.HISTORY, Kind.TIMESTAMP, Kind.UNIQUE_ID)
-#: How the evaluator's evidence of a value read from a parameter of the call begins
-#: (python/flow/params.py: "the parameter `ontology`").
-_HANDED_IN = "the parameter `"
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -186,8 +183,9 @@ def newest_input(segs: list[Segment], root=lambda seg: "") -> list[Segment]:
     code does not read (unknown kind or a template's placeholder, of unknown volatility) made
     the request's input, per request: that is what the message is sent for. Not when the
     message holds the conversation (a judge given a transcript: the transcript is what is new;
-    an attachment still is), nor for a parameter of the call (its evidence "the parameter `x`")
-    placed before a value the code already knows as the request's input (`{schema}` of a graph,
+    an attachment still is), nor for a value read from a parameter of the call (`Segment.source`:
+    the parameter itself, a keyword read from its `**kwargs`, what a helper returns of either, or
+    text computed from it alone) placed before a value the code already knows as the request's input (`{schema}` of a graph,
     then `Question: {question}`) read from another name: the input is that one, and the
     parameter keeps its unknown volatility (often what the deployment is set up with). A field of
     the object the input is read from (`row["func_desc"]` before `row["query"]`) is the request's
@@ -209,12 +207,10 @@ def newest_input(segs: list[Segment], root=lambda seg: "") -> list[Segment]:
 
 
 def _beside_input(seg: Segment, roots: set[str] | None) -> bool:
-    """True when `seg` is read from a parameter of the call and a known input follows it that is
-    read from another name (`roots`: those inputs' names, "" for one not known; None: none)."""
-    if roots is None or not seg.evidence.startswith(_HANDED_IN):
-        return False
-    name = seg.evidence[len(_HANDED_IN):].partition("`")[0]
-    return name not in roots
+    """True when `seg` is read from a parameter of the call (`Source.PARAMETER`) and a known input
+    follows it that is read from another name than that parameter's (`roots`: those inputs'
+    names, "" for one not known; None: none)."""
+    return roots is not None and seg.source is Source.PARAMETER and seg.source_name not in roots
 
 
 def root_name(seg: Segment, filename: str, source: str) -> str:

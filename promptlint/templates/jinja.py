@@ -313,6 +313,7 @@ class _Walker(_Values, _Includes):
             vol = Volatility.STABLE if bound.kind is None else bound.volatility
             return Segment(span=span, kind=kind, volatility=vol, expr=src,
                            evidence=bound.evidence or evidence, origin=bound.span or bound.origin,
+                           source=bound.source, source_name=bound.source_name,
                            origin_note=bound.origin_note or f"value of `{name}` bound here")
         if isinstance(iterable, (nodes.List, nodes.Tuple)) and all(
                 isinstance(i, nodes.Const) for i in iterable.items):

@@ -279,7 +279,8 @@ def _keywords(evaluator, func, call: ast.Call, frame: Frame):
         elif kw.arg not in named:
             items[kw.arg] = evaluator.eval(kw.value, frame)
             spans[kw.arg] = m.span(kw)
-    return Mapping(items, spans, m.span(call), None if unread else call, open=unread or opened)
+    return Mapping(items, spans, m.span(call), None if unread else call, open=unread or opened,
+                   keywords=a.kwarg.arg if a.kwarg is not None else "")
 
 
 def _spread_item(evaluator, call: ast.Call, name: str, frame: Frame):

@@ -237,7 +237,7 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
                 if isinstance(spread, Mapping) and not spread.repeated:
                     extra = {**{k: v for k, v in spread.items.items() if k not in accepted}, **extra}
                 opened = opened or kw.arg is None and (spread is None or spread.repeated or spread.open)
-            bound[a.kwarg.arg] = Mapping(extra, open=opened)
+            bound[a.kwarg.arg] = Mapping(extra, open=opened, keywords=a.kwarg.arg)
         if node is not None and len(args) == len(node.args) and len(kwargs) == len(node.keywords):
             for name, th in self.defaults(fn).items():
                 bound.setdefault(name, th)

@@ -28,7 +28,7 @@ import ast
 from ... import classify
 from ...model import Kind, Volatility
 from .class_members import members_named
-from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, dynamic
+from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, dynamic, handed_in
 from ..walk import block_statements, statements, subtree
 
 _INIT = ("__init__", "__post_init__", "model_post_init")
@@ -188,7 +188,8 @@ def init_parameter(frame, param: ast.arg, has_default: bool):
             or named_otherwise(param.arg):
         return None
     return dynamic(frame.module.span(param), param.arg, Kind.UNKNOWN, Volatility.STABLE,
-                   f"the parameter `{param.arg}` of `{frame.cls.name}.__init__`, with a default {MARK}")
+                   f"the parameter `{param.arg}` of `{frame.cls.name}.__init__`, with a default {MARK}",
+                   **handed_in(param.arg))
 
 
 def built_with(frame, param: ast.arg, serving: ast.ClassDef | None = None):
@@ -211,7 +212,7 @@ def built_with(frame, param: ast.arg, serving: ast.ClassDef | None = None):
         return None
     return dynamic(frame.module.span(param), param.arg, Kind.UNKNOWN, Volatility.STABLE,
                    f"the parameter `{param.arg}` of `{frame.cls.name}.__init__`: what the instance is built "
-                   f"with, the same on every call of its methods")
+                   f"with, the same on every call of its methods", **handed_in(param.arg))
 
 
 def _structured(ann) -> bool:

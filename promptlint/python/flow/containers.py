@@ -18,7 +18,7 @@ from .frames import Thunk
 from .binding_syntax import target_names, target_position
 from .builtin_calls import zip_member
 from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, grown_name, held_order,
-                     most_volatile, sublist)
+                     keyword_read, most_volatile, sublist)
 from .growth import GrowthMixin
 from .fitted_starts import fitted_start
 from .spread_index import conversation_at, crossed_spread
@@ -98,6 +98,8 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
         key = self._key(node.slice, frame, env)
         if isinstance(base, Mapping) and isinstance(key, str) and key in base.items:
             return base.items[key]
+        if isinstance(key, str) and (read := keyword_read(base, key, None, m.span(node), m.code(node))) is not None:
+            return read  # `kwargs["schema"]`: a keyword handed in through `**kwargs`
         if isinstance(base, Alt) and isinstance(key, int):
             # `rows[0]` of `rows = []` or the rows a block built: an empty list has no item, so it is not that one
             kept = [o for o in base.options if not (isinstance(o, Seq) and not o.repeated and not o.items)]

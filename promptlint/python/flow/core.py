@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from ...model import Kind, Segment, Volatility, replace
+from ...model import Kind, Segment, Source, Volatility, replace
 from ... import classify
 from ..module import display_name, star_imports
 from .bodies import Bodies
@@ -364,7 +364,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
         v = self._name(node.id, node, frame, env)
         if v is not None:
             if (isinstance(v, Text) and len(v.segs) == 1 and not v.segs[0].is_static and v.segs[0].span is not None
-                    and v.segs[0].evidence.startswith(("the parameter", "the name"))):
+                    and (v.segs[0].source is Source.PARAMETER or v.segs[0].evidence.startswith("the name"))):
                 span = m.span(node)
                 if v.segs[0].span.row < span.row and v.segs[0].origin is None:
                     # an unbound parameter: it enters the prompt here; the parameter is where it comes from

@@ -74,7 +74,7 @@ class DerivedMixin:
         return dynamic(span, expr, src.kind if src.kind is Kind.CONDITIONAL else Kind.UNKNOWN, src.volatility,
                        src.evidence or f"derived from `{src.expr}`", origin=src.origin or src.span,
                        name_only=src.name_only, ordered=src.ordered if src.kind is not Kind.SERIALIZED else None,
-                       stored=src.stored, each=src.each)
+                       stored=src.stored, each=src.each, source=src.source, source_name=src.source_name)
 
     @staticmethod
     def _derived_unknown(segs, span, expr: str, attr: str | None) -> Text:

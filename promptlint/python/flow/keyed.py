@@ -17,7 +17,7 @@ from ...model import replace
 
 from .frames import Thunk
 from ...model import Kind, Volatility
-from .values import Alt, Mapping, Seq, Spread, Text, Value, dynamic, held_order
+from .values import Alt, Mapping, Seq, Spread, Text, Value, dynamic, held_order, keyword_entry
 
 
 class KeyedMixin:
@@ -44,10 +44,13 @@ class KeyedMixin:
             options.append(dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
                                    f"the item `{key}` of one of many values"))
         for o in flat:
-            if isinstance(o, Mapping) and not o.repeated:
-                options.append(o.items[key] if key in o.items else dynamic(
-                    m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
-                    f"the item `{key}` of a dict not known statically"))
+            if isinstance(o, Mapping) and not o.repeated and key in o.items:
+                options.append(o.items[key])
+            elif isinstance(o, Mapping) and not o.repeated and o.keywords and isinstance(key, str):
+                options.append(keyword_entry(o, key, m.span(node), m.code(node)))  # a keyword a caller may pass
+            elif isinstance(o, Mapping) and not o.repeated:
+                options.append(dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
+                                       f"the item `{key}` of a dict not known statically"))
             elif isinstance(o, Seq) and not o.repeated and isinstance(key, int) and -len(o.items) <= key < len(o.items):
                 options.append(o.items[key])
             else:

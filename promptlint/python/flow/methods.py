@@ -7,7 +7,7 @@ import ast
 from ...model import replace
 from pathlib import Path
 
-from ...model import Kind, Precision, Segment, Volatility
+from ...model import Kind, Precision, Segment, Source, Volatility
 from ... import classify
 from . import rewrites
 from . import builders
@@ -24,7 +24,8 @@ from .class_facts import optional_of
 from .mcp_clients import item_annotation, mcp_sdk_instance
 from .segment_text import const_str, slice_segment
 from .turn_text import writes_turn
-from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
+from .values import (Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, keyword_read,
+                     most_volatile)
 
 #: Methods of a set that return a set (its order, too, depends on the hash seed).
 _SET_METHODS = ("union", "intersection", "difference", "symmetric_difference", "copy")
@@ -130,6 +131,9 @@ class MethodsMixin:
             return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.UNKNOWN, classify.MCP_LISTING)
         if method in ("values", "keys", "items") and not args and (filled := filled_dict(base)) is not None:
             return _view(filled, method)  # a dict filled by key in a loop, or left as it was by an `if`
+        if method in ("pop", "get") and 1 <= len(args) <= 2 and not kwargs and (
+                read := self._keyword_read(base, node, args, frame, env)) is not None:
+            return read  # `kwargs.pop("schema")`: a keyword handed in through `**kwargs`
         if method == "get" and args and isinstance(base, Alt):
             key = const_str(self.eval(args[0], frame, env))
             found = self.item_of_variants(base, key, node, frame) if key is not None else None
@@ -166,6 +170,19 @@ class MethodsMixin:
             return Obj(f"{base.qualname}.{method}", args=[base, *arg_vals], kwargs=kw_vals, span=span, node=node)
         inputs = [self.eval(a, frame, env) for a in args] + [self.eval(v, frame, env) for v in kwargs.values()]
         return self.opaque_call(node, inputs + ([base] if isinstance(base, (Text, Alt)) else []), frame)
+
+    def _keyword_read(self, base, node, args, frame, env) -> Value | None:
+        """`kwargs.pop(key[, default])` / `kwargs.get(...)` of the keywords handed a `**kwargs`
+        parameter, the key a constant: `values.keyword_read`; None for another receiver or key."""
+        if not (isinstance(base, Mapping) and base.keywords or isinstance(base, Alt) and base.options
+                and all(isinstance(o, Mapping) and o.keywords for o in base.options)):
+            return None
+        key = const_str(self.eval(args[0], frame, env))
+        if key is None:
+            return None
+        m = frame.module
+        default = self.eval(args[1], frame, env) if len(args) == 2 else None
+        return keyword_read(base, key, default, m.span(node), m.code(node))
 
     def _annotated_receiver(self, base: Text, node: ast.Call, frame) -> Value:
         """The receiver of a tool listing (`connector.list_tools()`) that is a parameter of the
@@ -309,7 +326,7 @@ class MethodsMixin:
             if not hasattr(str, method):
                 # not a str method: the constant (a field's default None) stands in for an object
                 # set elsewhere (a store, a retriever), whose result is not known
-                return dynamic(span, m.code(node), evidence=f"result of `{m.code(node.func)}(...)`")
+                return dynamic(span, m.code(node), evidence=f"result of `{m.code(node.func)}(...)`", source=Source.CALL)
             return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "computed from constants")
         return self.derived(Text(segs), node, frame, m.code(node))
 

@@ -28,7 +28,7 @@ from .frames import Frame, Thunk
 from .grown_fields import grown_field
 from .keyed_attrs import written
 from .setup_values import setup_grown
-from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
+from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, handed_in, most_volatile
 
 #: The evidence of an instance list appended to in a method: it grows across the calls of a
 #: conversation (replayed as history where a send call reads it); by itself not proof that it is one.
@@ -60,13 +60,15 @@ def per_instance(value):
     return value
 
 
-def annotated_unordered(module, ann: ast.AST, what: str) -> Text:
+def annotated_unordered(module, ann: ast.AST, what: str, handed: str = "") -> Text:
     """The value of something annotated as a set (`hashing.annotated_set`): a source whose
     iteration order differs between processes, produced at the annotation `ann`; `what` names
-    it for the evidence ("the parameter `tags`", "`Task.depends_on`")."""
+    it for the evidence ("the parameter `tags`", "`Task.depends_on`"); `handed`, the name of the
+    parameter it is when it is one (`Segment.source`)."""
     return dynamic(module.span(ann), what.removeprefix("the parameter ").strip("`"), Kind.UNORDERED_ITERATION,
                    Volatility.PER_PROCESS,
-                   f"{what} is annotated `{module.code(ann)}`: iteration order depends on the hash seed")
+                   f"{what} is annotated `{module.code(ann)}`: iteration order depends on the hash seed",
+                   **(handed_in(handed) if handed else {}))
 
 
 def _sorted_call(node) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ...model import Kind, Volatility, replace
+from ...model import Kind, Source, Volatility, replace
 from ..module import callee_name
 from . import rewrites
 from .budget import SPENT
@@ -31,7 +31,8 @@ class OpaqueCallsMixin:
         fetched = self.fetched(node, inputs, frame)
         if fetched is not None:
             return fetched
-        return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN, f"result of `{m.code(node.func)}(...)`")
+        return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN, f"result of `{m.code(node.func)}(...)`",
+                       source=Source.CALL)
 
     def fetched(self, node, inputs: list, frame: Frame) -> Text | None:
         """The result of a call we cannot follow that takes the user's message (or the
@@ -65,7 +66,7 @@ class OpaqueCallsMixin:
                 if seg.kind is Kind.HISTORY or (seg.kind is Kind.USER_INPUT and seg.volatility is Volatility.PER_REQUEST):
                     m = frame.module
                     return dynamic(m.span(node), " ".join(m.code(node).split()), Kind.USER_INPUT, Volatility.PER_REQUEST,
-                                   f"data fetched with `{seg.expr}`", origin=m.span(node))
+                                   f"data fetched with `{seg.expr}`", origin=m.span(node), source=Source.CALL)
         if older is not None:
             m = frame.module
             return from_older(m.span(node), " ".join(m.code(node).split()), older)

@@ -22,7 +22,7 @@ from .hashing import annotated_set
 from .mcp_clients import mcp_sdk_instance
 from .objects import annotated_unordered, builtin_annotation, instance_class, unknown_only
 from .stored_turns import stored_with_answer
-from .values import Alt, ClassRef, Func, Obj, Text, Value, dynamic
+from .values import Alt, ClassRef, Func, Obj, Text, Value, dynamic, handed_in
 
 
 def _named_input(value, segs, name: str):
@@ -134,9 +134,9 @@ class ParamsMixin:
         param: ast.arg = th.node
         ann = unannotated(param.annotation)  # (`Annotated[Calendar, Depends(...)]`: a `Calendar`)
         if annotated_set(ann):
-            return annotated_unordered(m, param, f"the parameter `{name}`")
+            return annotated_unordered(m, param, f"the parameter `{name}`", handed=name)
         if message_list(ann):  # `log: list[Message]`: the conversation, whatever its name
-            return dynamic(m.span(param), name, Kind.HISTORY, Volatility.UNKNOWN, f"the parameter `{name}`")
+            return dynamic(m.span(param), name, Kind.HISTORY, Volatility.UNKNOWN, f"the parameter `{name}`", **handed_in(name))
         if ann is not None and not builtin_annotation(ann):
             cls = self._class_for_annotation(frame, ann)
             if cls is not None:
@@ -156,10 +156,10 @@ class ParamsMixin:
             return dynamic(span, name, kind, vol, why, precision=prec, name_only=True,
                            each=each if vol is Volatility.PER_REQUEST else None)
         if name.lower() in classify.HISTORY_NAMES:
-            return dynamic(span, name, Kind.HISTORY, Volatility.UNKNOWN, f"the parameter `{name}`")
+            return dynamic(span, name, Kind.HISTORY, Volatility.UNKNOWN, f"the parameter `{name}`", **handed_in(name))
         if frame.func is not None and stored_with_answer(frame.func, name):
             return dynamic(span, name, Kind.USER_INPUT, Volatility.PER_REQUEST,
-                           f"the parameter `{name}`, kept with the answer to it as the newest turn")
+                           f"the parameter `{name}`, kept with the answer to it as the newest turn", **handed_in(name))
         default = self._text_default(frame, name)
         if frame.func is not None and frame.func.name == "__init__" and _own(frame.self_value):
             # (a `**kwargs` of `__init__` defaults to no entry: the options the instance is built with)
@@ -178,7 +178,8 @@ class ParamsMixin:
                 given = self._init_arguments(frame, name, lambda: built)
                 return built if given is None else given
         unread = dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN,
-                         f"the parameter `{name}` (its callers {SPENT})" if spent else f"the parameter `{name}`")
+                         f"the parameter `{name}` (its callers {SPENT})" if spent else f"the parameter `{name}`",
+                         **handed_in(name))
         # `def __init__(self, system_prompt: str = SYSTEM_PROMPT)` that no caller of the tree is
         # known to pass: what a caller gives, or its default, one per caller (as `x or DEFAULT`)
         return unread if default is None else Alt([unread, default], fallback=True)

@@ -13,7 +13,7 @@ from typing import Any, Union
 
 import ast
 
-from ...model import Kind, Segment, Span, Volatility, replace
+from ...model import Kind, Segment, Source, Span, Volatility, replace
 
 
 @dataclass
@@ -64,7 +64,10 @@ class Mapping:
     loop iterates an unordered source (its key order differs between runs). `open`: it may hold
     keys not known besides its `items` (merged from a dict whose keys are not known: `{**params,
     "system": text}`, `dict(options)`, `d.update(kwargs)` of a parameter): sent as `**d`, it may
-    set any option, so the call's options are not all known (`Call.unread`)."""
+    set any option, so the call's options are not all known (`Call.unread`). `keywords`: the
+    name of the `**kwargs` parameter it is bound to, when it is the keywords a call hands a function
+    beyond its other parameters (`def generate(question, **legacy)`): a key it does not hold is
+    one a caller may pass (`keyword_entry`)."""
 
     items: dict[str, "Value"]
     key_spans: dict[str, Span] = field(default_factory=dict)
@@ -74,6 +77,7 @@ class Mapping:
     value: "Value | None" = None
     unordered: Segment | None = None
     open: bool = False
+    keywords: str = ""
 
 
 @dataclass
@@ -143,6 +147,44 @@ def dynamic(span: Span | None, expr: str, kind: Kind = Kind.UNKNOWN,
             volatility: Volatility = Volatility.UNKNOWN, evidence: str = "", **extra) -> Text:
     """A Text of one dynamic segment."""
     return Text([Segment(span=span, kind=kind, volatility=volatility, expr=expr, evidence=evidence, **extra)])
+
+
+def handed_in(name: str) -> dict:
+    """The fields of a segment read from the parameter `name` of a function (`Segment.source`),
+    for `dynamic(..., **handed_in(name))`."""
+    return {"source": Source.PARAMETER, "source_name": name}
+
+
+def keyword_entry(keywords: Mapping, key: str, span: Span | None, expr: str) -> Text:
+    """The value of the key `key` read from the keywords a call hands a `**kwargs` parameter
+    (`keywords.keywords` its name) that the calls read do not pass (`kwargs.pop("schema")`, a
+    legacy name of a parameter): what a caller may pass under that name, of unknown kind and
+    volatility, read from that parameter."""
+    return dynamic(span, expr, Kind.UNKNOWN, Volatility.UNKNOWN,
+                   f"the keyword `{key}` a caller may pass through `**{keywords.keywords}`",
+                   **handed_in(keywords.keywords))
+
+
+def keyword_read(base, key: str, default, span: Span | None, expr: str):
+    """What `kwargs.pop(key[, default])`, `kwargs.get(key[, default])` or `kwargs[key]` reads from
+    the keywords a call hands a `**kwargs` parameter (`Mapping.keywords`; one such dict per caller
+    too, an `Alt` of them): the value a call passes under `key`; else, given a default, that
+    default when the dict holds only the keywords the call writes (not `open`), or either; else a
+    keyword a caller may pass (`keyword_entry`). None for another receiver."""
+    options = base.options if isinstance(base, Alt) else [base]
+    if not options or not all(isinstance(o, Mapping) and o.keywords for o in options):
+        return None
+    found = []
+    for o in options:
+        if key in o.items:
+            found.append(o.items[key])
+            continue
+        if default is not None and not o.open:
+            found.append(default)
+            continue
+        entry = keyword_entry(o, key, span, expr)
+        found.append(entry if default is None else Alt([entry, default], span, fallback=True))
+    return found[0] if not isinstance(base, Alt) else replace(base, options=found)
 
 
 def from_older(span: Span | None, expr: str, older: Segment) -> Text:
