@@ -140,3 +140,33 @@ def test_a_question_before_the_history_is_told_to_let_the_history_come_first(tmp
     write(tmp_path, {"app.py": QUESTION_FIRST})
     found = [(d.span.start.row, d.code, d.advice) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
     assert found == [(9, "PRM101", "Put the conversation history before this message: the newest user message goes last")]
+
+
+AGENT = '''
+from openai import OpenAI
+
+client = OpenAI()
+RULES = "Follow these rules carefully. " * 300
+
+
+class Agent:
+    def __init__(self, system_prompt: str):
+        self.system_prompt = system_prompt
+        self.history = []
+
+    def ask(self, question: str) -> str:
+        self.history.append({"role": "user", "content": question})
+        messages = [{"role": "system", "content": OPENING + RULES}, *self.history]
+        return client.chat.completions.create(model="gpt-4o", messages=messages)
+'''
+
+
+def test_a_value_of_unknown_volatility_opening_the_system_prompt_is_not_told_to_move_to_the_user_message(tmp_path):
+    write(tmp_path, {"app.py": AGENT.replace("OPENING", "self.system_prompt")})
+    found = [(d.code, d.advice) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+    assert found == [("PRM101", "If this value changes between requests, move it after the static content; a "
+                                "system prompt set once for the application is cached as it is")]
+    # after static text of its own, the rule's own help line
+    write(tmp_path, {"app.py": AGENT.replace("OPENING", '"You are an agent. " + self.system_prompt')})
+    found = [(d.code, d.advice) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+    assert found == [("PRM101", "Move the dynamic content after the static content (e.g. into the newest user message)")]

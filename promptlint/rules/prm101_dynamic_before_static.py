@@ -18,6 +18,23 @@ _WHAT = {Rate.REQUEST: "Per-request content", Rate.CONVERSATION: "Per-conversati
 #: The help line of a user message placed before the conversation history (`[("system", RULES),
 #: ("user", "{question}"), MessagesPlaceholder("history")]`): the history moves, not the message.
 _HISTORY_LAST = "Put the conversation history before this message: the newest user message goes last"
+#: The help line of a value of unknown volatility that opens the system prompt (`system=self.system_prompt`,
+#: a template's rendering): most often the application's own system prompt, set once and cached as it
+#: is; moving it into the user message would be wrong advice then.
+_SYSTEM_HEAD = ("If this value changes between requests, move it after the static content; a system prompt "
+                "set once for the application is cached as it is")
+
+
+def _advice(imp) -> str | None:
+    """The help line of one finding: the history first for a user message before it, a conditional
+    move for a value of unknown volatility that opens the system prompt, else the rule's own."""
+    placed = imp.placed
+    if imp.history_after and placed.part.role == "user":
+        return _HISTORY_LAST
+    if imp.rate is Rate.UNKNOWN and placed.part.role == "system" and placed.static_before == 0 \
+            and not placed.values_before:
+        return _SYSTEM_HEAD
+    return None
 
 
 class DynamicBeforeStaticRule(Rule):
@@ -109,7 +126,7 @@ class DynamicBeforeStaticRule(Rule):
                                   related=text.related(seg) + _shared(imp) + _earlier(every, imp) + _conversation_after(layout, seg)
                                   + _merged(every, imp),
                                   fix=text.move_fix(seg, imp, layout), name_only=seg.name_only,
-                                  advice=_HISTORY_LAST if imp.history_after and imp.placed.part.role == "user" else None)
+                                  advice=_advice(imp))
         yield from self._before_passed_prompt(layout)
         yield from self._after_history(layout)
 
