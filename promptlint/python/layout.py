@@ -450,6 +450,7 @@ class LayoutBuilder(ToolParts):
             span: Span | None = None) -> PromptLayout:
         """Record a layout for the prompt at `node` (its site)."""
         span = span or self.m.span(node)
+        found_fanouts: list = []  # of a request only (python/fanout.py)
         for part in parts:
             if not part.is_history:
                 part.segments = as_prompt_text(part.segments)
@@ -473,8 +474,7 @@ class LayoutBuilder(ToolParts):
                               provider=provider, api=api,
                               model=None if is_placeholder_model(model) or is_foreign_model(provider, model) else model,
                               parts=parts, newest_user=newest)
-        if source == "python-call":
-            layout.fanouts = found_fanouts
+        layout.fanouts = found_fanouts
         layout.templates = sorted({s.span.filename for p in parts for s in p.segments
                                    if s.span is not None and s.span.filename != self.m.filename and s.is_static})
         if source == "python-call":

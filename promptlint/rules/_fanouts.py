@@ -8,10 +8,9 @@ on a request that caches without markers or has a breakpoint (the requests after
 then read it from the cache, were it first)."""
 from __future__ import annotations
 
-from ..estimates import size_profiles
-from ..model import Fanout, PromptLayout, Related, Severity, Volatility
+from ..estimates import Cut, size_profiles
 from ..impact import impacts
-from ..estimates import Cut
+from ..model import Fanout, PromptLayout, Related, Severity, Volatility
 from ..prefix import ROLE_NAMES, prefix_end, tokens
 
 
