@@ -252,3 +252,34 @@ def test_a_clock_read_by_a_converter_of_the_sent_history_is_a_warning_where_it_i
 def test_a_date_is_info_and_a_converter_whose_result_is_not_sent_is_clean(tmp_path):
     assert _stamps(tmp_path / "a", STAMPED.replace("%H:%M", "%Y-%m-%d")) == [("PRM102", "info", 11, [20])]
     assert _stamps(tmp_path / "b", STAMPED.replace("[to_anthropic(m) for m in history]", "history")) == []
+
+
+TURN_HANDLER = """
+    from uuid import uuid1
+
+    import openai
+
+
+    class Chat:
+        def complete(self, history):
+            return openai.ChatCompletion.create(model="gpt-4o", messages=history)
+
+        def send_new_message(self, message):
+            history = [{"role": "user", "content": message}]
+            reply = self.complete(history)
+            conversation_id = str(uuid1())
+            return reply, conversation_id
+
+        def to_api(self, message):
+            return {"role": "user", "content": message.text, "id": str(uuid1())}
+"""
+
+
+def test_a_function_that_sends_the_request_itself_handles_a_turn_and_is_not_a_message_converter(tmp_path):
+    # `send_new_message` takes the newest message's text, sends it (through `complete`, which holds
+    # the send) and returns a new conversation id with the reply: called once per turn, its id is no
+    # message's; `to_api` sends nothing and returns its message with a new id on every conversion
+    write(tmp_path, {"app.py": TURN_HANDLER})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [(d.code, d.span.start.row, d.message.split("each time `")[1].split("`")[0]) for d in report.diagnostics
+            if d.code == "PRM103"] == [("PRM103", 17, "to_api")]

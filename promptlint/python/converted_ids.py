@@ -127,8 +127,35 @@ def fresh_ids(module, project, sites) -> list[tuple[ast.Call, str, str, ast.AST 
     module's send calls), or None when none is found here."""
     found = _converters(module, project)
     sent = _sent_by_converter(module, {n for _, n, _, _ in found}, sites) if found and sites else {}
-    return [(c, n, p, sent.get(n)) for c, n, p, _ in found
-            if sent.get(n) is not None or not record_field(module, c, project)]
+    return [(c, n, p, sent.get(n)) for c, n, p, func in found
+            if sent.get(n) is not None or not (record_field(module, c, project) or _sends(module, func, sites))]
+
+
+def _sends(module, func, sites) -> bool:
+    """True when `func` sends a request itself: one of `sites` (the spans of the module's send
+    calls) is inside it, or it calls a function of the module (`self.complete(history)`) that
+    holds one. Such a function handles a turn (`def send_new_message(self, message)`: the text
+    of the newest message, the request, and a new conversation id returned with the reply); it
+    is called once per turn, not on every message of the history again."""
+    if not sites:
+        return False
+    inside = {}
+    for other in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
+        span = module.span(other)
+        if any(span.start <= s.start and s.end <= span.end for s in sites):
+            inside[other.name] = True
+    if inside.get(func.name) and any(module.span(func).start <= s.start and s.end <= module.span(func).end
+                                     for s in sites):
+        return True
+    for node in body_nodes(func):
+        if isinstance(node, ast.Call):
+            callee = node.func
+            name = callee.id if isinstance(callee, ast.Name) else (
+                callee.attr if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name)
+                and callee.value.id in ("self", "cls") else None)
+            if name is not None and inside.get(name):
+                return True
+    return False
 
 
 def fresh_times(module, sites) -> list[tuple[ast.Call, str, str, ast.AST, object]]:
