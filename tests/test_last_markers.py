@@ -120,3 +120,56 @@ def test_a_breakpoint_on_a_message_added_once_after_the_loop_is_one(tmp_path):
     (tmp_path / "app.py").write_text(in_loop)
     assert [(d.code, d.severity.value, d.span.start.row) for d in check([str(tmp_path)]).diagnostics
             if d.code == "PRM304"] == [("PRM304", "error", 12)]
+
+
+COUNTED = """
+from anthropic import Anthropic
+
+client = Anthropic()
+
+
+def as_params(turns):
+    messages = []
+    used = 0
+    since = 0
+    for turn in turns:
+        since += len(turn.text) // 4
+        content = [{"type": "text", "text": turn.text}]
+        if since >= 1024 and {guard}:
+            content[-1]["cache_control"] = {"type": "ephemeral"}
+            used += 1
+            since = 0
+        messages.append({"role": turn.role, "content": content})
+    return messages
+
+
+def send(turns):
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=as_params(turns))
+"""
+
+
+def _counted(tmp_path, guard: str):
+    (tmp_path / "app.py").write_text(COUNTED.replace("{guard}", guard))
+    report = check([str(tmp_path)])
+    return [(d.code, d.span.start.row, d.message) for d in report.diagnostics if d.code == "PRM304"]
+
+
+def test_a_counter_that_stops_the_loop_at_the_limit_sets_no_breakpoint_too_many(tmp_path):
+    # `used < 4` and `used <= 3`: at most 4 breakpoints, what Anthropic allows
+    assert _counted(tmp_path, "used < 4") == []
+    assert _counted(tmp_path, "used <= 3") == []
+    assert _counted(tmp_path, "4 > used") == []
+
+
+def test_a_counter_that_stops_the_loop_past_the_limit_is_counted_at_its_number(tmp_path):
+    assert _counted(tmp_path, "used < 5") == [
+        ("PRM304", 15, "Up to 5 cache breakpoints in one request: a loop over the messages sets up to 5 of them once "
+                       "the conversation is long enough; claude-sonnet-4-5 allows 4: the API rejects the request then")]
+
+
+def test_a_count_set_again_on_every_message_is_no_cap(tmp_path):
+    # `used = 0` inside the loop: the test holds on every message
+    source = COUNTED.replace("{guard}", "used < 2").replace("        since += len", "        used = 0\n        since += len")
+    (tmp_path / "app.py").write_text(source)
+    report = check([str(tmp_path)])
+    assert [(d.code, d.span.start.row) for d in report.diagnostics if d.code == "PRM304"] == [("PRM304", 16)]

@@ -27,7 +27,62 @@ def loop_count(func: ast.AST | None, target: ast.AST) -> Count | None:
         if isinstance(node, _LOOPS):
             factor = _loop_factor(node, target)
             count = factor if count is None else times(count, factor)
+    if count is not None:
+        cap = counted_cap(chain, target)
+        if cap is not None:
+            count = cap if count is True else min(count, cap)
     return count
+
+
+def counted_cap(chain: list, target: ast.AST) -> int | None:
+    """The most times a statement in a loop runs when an `if` around it, inside the loop, tests a
+    counter against a constant and counts up in the same branch (`if used < 4: ...; used += 1`,
+    also `used <= 3`, `4 > used`, in an `and`: `if tokens >= 1024 and used < 5`): that many
+    (N for `<`, N + 1 for `<=`), or None. The counter must not be set again inside the loop
+    (a count per message is no cap). `chain`: the nodes from the function down to `target`'s
+    parent (`_ancestors`)."""
+    loops = [n for n in chain if isinstance(n, _LOOPS)]
+    if not loops:
+        return None
+    inner = loops[-1]
+    reset = {t.id for n in ast.walk(inner) if isinstance(n, (ast.Assign, ast.AnnAssign))
+             for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
+    best = None
+    for i, node in enumerate(chain):
+        if not isinstance(node, ast.If) or i < chain.index(inner):
+            continue
+        branch = node.body if any(n is target for s in node.body for n in ast.walk(s)) \
+            or (i + 1 < len(chain) and any(s is chain[i + 1] for s in node.body)) else None
+        if branch is None:
+            continue
+        counted = {s.target.id for s in branch for s in ast.walk(s) if isinstance(s, ast.AugAssign)
+                   and isinstance(s.op, ast.Add) and isinstance(s.target, ast.Name)
+                   and isinstance(s.value, ast.Constant) and s.value.value == 1}
+        for t in conjuncts(node.test):
+            cap = _cap(t, counted - reset)
+            if cap is not None:
+                best = cap if best is None else min(best, cap)
+    return best
+
+
+def _cap(test: ast.AST, counters: set) -> int | None:
+    """N for `c < N` / `N > c`, N + 1 for `c <= N` / `N >= c`, with `c` one of `counters`."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(right, ast.Name) and right.id in counters and _int(left) is not None:
+        left, right = right, left
+        op = {ast.Gt: ast.Lt(), ast.GtE: ast.LtE()}.get(type(op), op)
+    if not (isinstance(left, ast.Name) and left.id in counters):
+        return None
+    n = _int(right)
+    if n is None or n < 0:
+        return None
+    if isinstance(op, ast.Lt):
+        return n
+    if isinstance(op, ast.LtE):
+        return n + 1
+    return None
 
 
 def _ancestors(root: ast.AST, target: ast.AST) -> list | None:

@@ -58,10 +58,12 @@ class TooManyBreakpointsRule(Rule):
     an older block keeps that block's cache entry readable (Anthropic's prompt-caching guide,
     https://github.com/anthropics/skills/blob/0da71c3b54277f20e96146648444590eab1dc82c/skills/claude-api/shared/prompt-caching.md:
     "the moving marker ... is not an invalidator (previously-marked blocks are still cache hits)").
-    Code that counts the breakpoints and stops marking at a limit is PRM302's. A breakpoint a
-    converter's loop copies onto the block built from an item where the item carries one (the
-    caller asked for it there: `if (cc := _cache_control(part)) is not None: block["cache_control"]
-    = cc`, the helper reading the part's own `cache_control`) is counted once, not on every message.
+    Code that counts the breakpoints and stops marking at a limit is PRM302's; a counter that
+    stops the loop past the limit (`if used < 5: ...; used += 1`) is counted here at that number
+    (5: one too many). A breakpoint a converter's loop copies onto the block built from an item
+    where the item carries one (the caller asked for it there: `if (cc := _cache_control(part)) is
+    not None: block["cache_control"] = cc`, the helper reading the part's own `cache_control`) is
+    counted once, not on every message.
 
     ## One breakpoint copied onto every block
     A converter that reads the breakpoint a caller put on a message (`cc =
@@ -115,8 +117,14 @@ class TooManyBreakpointsRule(Rule):
             return
         span = slots[limit]
         auto = " (the automatic one included)" if layout.auto_cache is not None else ""
-        message = (f"{len(slots)} cache breakpoints in one request{auto}; {label} allows {limit}: "
-                   f"the API rejects the request")
+        looped = max((bp.count for _cut, _pi, bp in cuts), default=1)
+        if looped > 1:  # a loop that stops at a count (`if used < 5:`, `messages[-5:]`)
+            message = (f"Up to {len(slots)} cache breakpoints in one request{auto}: a loop over the messages sets "
+                       f"up to {looped} of them once the conversation is long enough; {label} allows {limit}: the "
+                       "API rejects the request then")
+        else:
+            message = (f"{len(slots)} cache breakpoints in one request{auto}; {label} allows {limit}: "
+                       f"the API rejects the request")
         yield self.diagnostic(message, h.span_or(span, layout.site), prompt=layout.id)
 
     def check_module(self, module) -> Iterable[Diagnostic]:
