@@ -46,3 +46,11 @@ def test_a_method_picked_by_a_constant_name_at_once(tmp_path):
 
 def test_an_attribute_of_another_object_picked_so_is_no_request(tmp_path):
     assert _calls(tmp_path, "method = getattr(self, endpoint)\n            return method(**args)") == []
+
+
+def test_a_method_of_an_object_not_named_as_a_client_picked_by_a_run_time_name_is_no_request(tmp_path):
+    # `getattr(self._github, legacy_method)(**kwargs)`: a REST client's method, any of them; read
+    # as every SDK method it would be a Bedrock `converse` with no breakpoint (llama-github 0.4.6)
+    assert _calls(tmp_path, "return getattr(self._github, endpoint)(**args)") == []
+    assert _calls(tmp_path, "return getattr(self.llm_client.chat.completions, endpoint)(**args)") == [
+        ("python-call", 17, "chat.completions.create")]

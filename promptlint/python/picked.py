@@ -19,6 +19,11 @@ from functools import lru_cache
 from .walk import statements
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: The last attribute of an object whose method picked by a name not written in the code is read
+#: as each SDK method: a client or an SDK resource (`self.client.chat.completions`, `self._bedrock`,
+#: `self.llm_client`), not any object of the package (`self._github`: a REST API client).
+_RESOURCE = re.compile(r"(?i)client|completions|chat|messages|responses|models|runtime|bedrock|llm|anthropic"
+                       r"|openai|genai|gemini|mistral|cohere|groq|litellm|beta|aio")
 
 
 def _getattr(node) -> tuple[ast.expr, ast.expr] | None:
@@ -72,7 +77,8 @@ def picked_calls(node: ast.Call, func, methods) -> list[ast.Call]:
     """The calls `node` stands for when its callee is a method picked by `getattr` (in `node`
     itself, or bound once to a local name of the enclosing function `func`): `object.m(args)`
     for the constant name `m`, else for each name of `methods` (the method names the SDK shapes
-    know), located where `node` is; [] for any other call."""
+    know) when the object is named as a client or an SDK resource (`_RESOURCE`), located where
+    `node` is; [] for any other call."""
     picked = _getattr(node.func)
     if picked is None and isinstance(node.func, ast.Name) and func is not None:
         bound = _bound_in(func, node.func.id)
@@ -82,8 +88,10 @@ def picked_calls(node: ast.Call, func, methods) -> list[ast.Call]:
     target, name = picked
     if isinstance(name, ast.Constant) and isinstance(name.value, str):
         names = [name.value]
-    else:
+    elif _RESOURCE.search(target.attr if isinstance(target, ast.Attribute) else ""):
         names = [m for m in methods if m[:1].islower()]  # methods, not classes a shape also names
+    else:
+        return []  # `getattr(self._github, method)(**kwargs)`: any method of any object
     out = []
     for method in names:
         attr = ast.copy_location(ast.Attribute(value=target, attr=method, ctx=ast.Load()), target)
