@@ -39,3 +39,16 @@ def test_the_text_test_needs_a_render_or_a_format_and_a_system_word():
     assert might_hold('system = text.format(**row)\n')
     assert not might_hold('user = Template(t).render(d)\n')
     assert not might_hold('system = text.format(row)\n')
+
+
+KEYWORDS = Path(__file__).resolve().parent.parent / "fixtures" / "unseen_templates" / "keywords.py"
+
+
+def test_a_system_template_given_by_keyword_a_value_the_user_message_is_made_from_too():
+    # `format` hands the system template a glossary picked with its parameter `chunk`, which the
+    # user message is made from; not `judge` (the shared languages are the instance's settings) nor
+    # `convert` (each message's own text, one per role)
+    module = load(KEYWORDS, KEYWORDS.read_text(encoding="utf-8"))
+    assert [(r.lineno, u.lineno, t, v) for r, u, t, v in unseen_templates(module)] == [
+        (9, 11, "self.system_prompt", "chunk")]
+    assert might_hold('system = self.system_prompt.format(glossary=pick(chunk))\n')

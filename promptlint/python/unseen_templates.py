@@ -1,18 +1,20 @@
 """A system message rendered from a template whose text is not in the code, with the values the
 user message is made from: facts for PRM101 (the rule judges them).
 
-A function that renders a template whose text it reads from elsewhere (a configuration, a
-parameter: `Template(self.config.system_message).render(data)`, `env.from_string(text).render(
-**data)`, `self.system_template.format(**data)`, or a function or method of the module that returns such a render of its parameters:
-`self._render_template(self.config.system_message, data)`) into the system message (a name with the
-word `system`, the content of a `{"role": "system", ...}` message, a `system=` / `system_prompt=`
-argument), and makes the user message from the same values (`user_message =
-Template(...).render(**data)`, `json.dumps(data)`), hands the system template what changes with
-each request: whatever of it the template places (users of such templates are invited to write
-`{{ variables }}` in them) sits before everything that follows the system message (examples, the
-conversation history). Which values the template places is not known here: info, at the system
-render, with the user message's as a related place. A template whose text is in the code is read
-by the analysis itself and is not one.
+A function that renders a template whose text it reads from elsewhere (a configuration, a parameter:
+`Template(self.config.system_message).render(data)`, `env.from_string(text).render(**data)`,
+`self.system_template.format(**data)`, or a function or method of the module that returns such a
+render of its parameters: `self._render_template(self.config.system_message, data)`) into the system
+message (a name with the word `system`, the content of a `{"role": "system", ...}` message, a
+`system=` / `system_prompt=` argument), and makes the user message from the same values
+(`user_message = Template(...).render(**data)`, `json.dumps(data)`; or, with keyword arguments, both
+read the same name: `self.system_prompt.format(dictionary=self.pick(chunk))` and
+`self.human_prompt.format(chunk=chunk)`), hands the system template what changes with each request:
+whatever of it the template places (users of such templates are invited to write `{{ variables }}`
+in them) sits before everything that follows the system message (examples, the conversation
+history). Which values the template places is not known here: info, at the system render, with the
+user message's as a related place. A template whose text is in the code is read by the analysis
+itself and is not one.
 
 Read in the modules the prefilter lets through (`prefilter.might_hold_prompt`), which the
 modules that send or build a prompt do; the text test below adds none.
@@ -23,6 +25,7 @@ the template's source text, the values' name)]` (ast nodes, code text), in sourc
 from __future__ import annotations
 
 import ast
+import re
 
 from .prompt_names import words
 from .walk import statements, subtree
@@ -30,12 +33,16 @@ from .walk import statements, subtree
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _FROM_TEXT = ("Template", "from_string")  # a template made from its text
 _DUMPS = ("dumps", "dump_json", "model_dump_json")
+_KEYWORD_FORMAT = re.compile(r"\.format\(\s{0,40}\w{1,60}\s{0,4}=")  # `.format(chunk=...`: bounded, linear
 
 
 def might_hold(source: str) -> bool:
     """The text test before the module's walk: a render and a system message."""
-    return "ystem" in source and ("(**" in source or ".render(" in source) \
-        and ("Template" in source or "from_string" in source or ".format(**" in source or "substitute(**" in source)
+    if "ystem" not in source:
+        return False
+    return ("(**" in source or ".render(" in source) \
+        and ("Template" in source or "from_string" in source or ".format(**" in source or "substitute(**" in source) \
+        or _KEYWORD_FORMAT.search(source) is not None
 
 
 def unseen_templates(module) -> list[tuple[ast.AST, ast.AST, str, str]]:
@@ -54,6 +61,12 @@ def unseen_templates(module) -> list[tuple[ast.AST, ast.AST, str, str]]:
                 continue
             user = next((c for c, _t, v, d in renders if d == "user" and v == values and c is not call), None) \
                 or _dumped_for_user(f, values)
+            if user is None:  # `.format(lang=..., glossary=pick(chunk))` and `.format(chunk=chunk)`
+                request = _from_params(f)
+                shared = next(((c, common) for c, _t, v, d in renders if d == "user" and c is not call
+                               and (common := _read(v) & _read(values) & request)), None)
+                if shared is not None:
+                    user, values = shared[0], ", ".join(sorted(shared[1]))
             if user is not None:
                 out.append((call, user, ast.unparse(template), values))
     return sorted({id(t[0]): t for t in out}.values(), key=lambda t: (t[0].lineno, t[0].col_offset))
@@ -68,14 +81,42 @@ def _from_text(func) -> ast.AST | None:
     return func.args[0] if name in _FROM_TEXT else None
 
 
-def _values(call: ast.Call) -> str | None:
-    """The name D of `.render(D)` / `.render(**D)` (one argument), else None."""
+def _values(call: ast.Call) -> str | tuple | None:
+    """The name D of `.render(D)` / `.render(**D)` (one argument); for keyword arguments only
+    (`.format(lang=self.lang, glossary=pick(chunk))`), the tuple of their value expressions;
+    else None."""
     if len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.Name):
         return call.args[0].id
     if not call.args and len(call.keywords) == 1 and call.keywords[0].arg is None \
             and isinstance(call.keywords[0].value, ast.Name):
         return call.keywords[0].value.id
+    if not call.args and call.keywords and all(k.arg for k in call.keywords):
+        return tuple(k.value for k in call.keywords)
     return None
+
+
+def _from_params(f) -> set[str]:
+    """The function's parameters (not `self` / `cls`) and the local names it binds, in its own
+    statements, to a value that reads one (`prompt = piece.converted_value`): what each call is
+    handed, per request. A name bound from `self` only (`lang = name_of(self.lang)`, a setting) or
+    from a loop's item (`text = message["content"]` for each message) is not one."""
+    a = f.args
+    params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if p is not None} - {"self", "cls"}
+    out = set(params)
+    for n in subtree(f):
+        if isinstance(n, ast.Assign) and any(isinstance(x, ast.Name) and x.id in params for x in ast.walk(n.value)):
+            out.update(t.id for t in n.targets if isinstance(t, ast.Name))
+    return out
+
+
+def _read(values) -> set[str]:
+    """The local names the keyword values of a render read (`pick(chunk)`: `chunk`), not `self`
+    nor a function called; empty for a single values name (matched by that name)."""
+    if not isinstance(values, tuple):
+        return set()
+    called = {id(n.func) for v in values for n in ast.walk(v) if isinstance(n, ast.Call)}
+    return {n.id for v in values for n in ast.walk(v) if isinstance(n, ast.Name) and id(n) not in called
+            and n.id not in ("self", "cls") and not n.id.isupper()}
 
 
 def _render(node, wrappers) -> tuple[ast.AST, str] | None:
@@ -89,7 +130,7 @@ def _render(node, wrappers) -> tuple[ast.AST, str] | None:
         return (text, values) if text is not None and values is not None else None
     if isinstance(f, ast.Attribute) and f.attr in ("format", "safe_substitute", "substitute") and not node.args \
             and (values := _values(node)) is not None:
-        return f.value, values  # `text.format(**data)`: the text is the template
+        return f.value, values  # `text.format(**data)`, `text.format(chunk=chunk)`: the text is the template
     name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) \
         and isinstance(f.value, ast.Name) and f.value.id == "self" else None
     if name in wrappers and not node.keywords:
@@ -121,7 +162,7 @@ def _literal(template, f) -> bool:
         return any(isinstance(n, ast.Assign) and isinstance(n.value, (ast.Constant, ast.JoinedStr))
                    and any(isinstance(t, ast.Name) and t.id == template.id for t in n.targets) for n in subtree(f)) \
             or template.id.isupper()
-    return False
+    return isinstance(template, ast.Attribute) and template.attr.isupper()  # `prompts.SYSTEM`: a constant
 
 
 def _destination(f, call) -> str | None:
