@@ -149,7 +149,13 @@ def module_findings(module):
     """(message, span, keywords) for each fact of `module` PRM302 reports where it is written, in
     the order of the module docstring."""
     for gate in module.facts.get("model_gates", ()):
-        if gate.marked_when:
+        if gate.prefixed:
+            message = (f"Cache breakpoints are set only when the model name starts with `{gate.name}`: a Claude "
+                       "model named after its provider (`anthropic/claude-...`, `bedrock/anthropic.claude-...`, "
+                       "`openrouter/anthropic/...`, as LiteLLM and OpenRouter name them) fails that test and gets "
+                       "none, and Claude caches nothing without one, so those requests pay the full input price "
+                       "for the same prefix each time; test for `claude` anywhere in the name (or the provider)")
+        elif gate.marked_when:
             message = (f"Cache breakpoints are set only when the model name matches `{gate.name}`: every other "
                        "Claude model sent from here gets none, and Anthropic caches nothing without one, so "
                        "those requests pay the full input price for the same prefix each time; test for any "
