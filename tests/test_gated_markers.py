@@ -17,8 +17,11 @@ def _gates(name):
 def test_a_claude_prefix_test_in_a_module_that_sends_through_litellm_is_a_prefixed_gate():
     # `send`: `str(self.model).startswith("claude")` (within `... and len(messages) > 0`) misses
     # `anthropic/claude-...`; `send_any` tests "claude" anywhere (no gate); `send_narrow` names a
-    # version, with a condition that names no model beside it
-    assert _gates("prefixed.py") == [(10, "claude", True, True), (22, "claude-3-5", True, False)]
+    # version, with a condition that names no model beside it; `send_cut` tests the name with its
+    # provider's prefix cut off (`self.model.split("/")[-1]`); `send_either` starts with one of two
+    # versions; `send_routed` takes `anthropic/` names too
+    assert _gates("prefixed.py") == [(10, "claude", True, True), (22, "claude-3-5", True, False),
+                                     (35, "claude-3", True, False)]
 
 
 def test_a_claude_prefix_test_is_no_gate_where_no_request_names_a_provider_prefix():
@@ -36,4 +39,5 @@ def test_the_prefixed_gate_is_info_at_the_test_and_names_the_prefix():
              if d.code == "PRM302" and "model name" in d.message]
     assert found == [
         ("info", 10, "Cache breakpoints are set only when the model name starts with `claude`"),
-        ("info", 22, "Cache breakpoints are set only when the model name matches `claude-3-5`")]
+        ("info", 22, "Cache breakpoints are set only when the model name matches `claude-3-5`"),
+        ("info", 35, "Cache breakpoints are set only when the model name matches `claude-3`")]

@@ -16,8 +16,10 @@ Two shapes, read from one module's `ast` tree:
   in a module whose requests may name Claude with a provider's prefix (it imports LiteLLM, whose
   Claude models are `anthropic/claude-...`, `bedrock/...claude...`, `openrouter/anthropic/...`,
   or it writes such a name, `"anthropic/claude-3-5-sonnet"`): a prefixed Claude name fails the
-  test and gets no breakpoint (`prefixed`). The test may hold conditions that name no model
-  (`... and len(messages) > 0`).
+  test and gets no breakpoint (`prefixed`); not when the name tested is one the function cuts
+  first (`name = model.split("/")[-1]`, a helper's `core_model_id(model)`). The test may hold
+  conditions that name no model (`... and len(messages) > 0`), and a tuple of names
+  (`startswith(("claude-3", "claude-sonnet"))`).
 - **the head's breakpoint cleared** (`head_unmarks`): a function marks the first message of a
   list (the system prompt) and a loop over the whole list deletes the breakpoints of the older
   messages (`del m["cache_control"]`): it deletes the head's too, so the system prompt (and tools)
@@ -89,12 +91,36 @@ def model_gates(module) -> list[ModelGate]:
             claude = [n for n in names if _CLAUDE.search(n)]
             if marked_when and not all(_NARROW.search(n) for n in names):
                 if not (starts and claude and all(n in starts and n.lower().startswith("claude") for n in claude)
-                        and _prefixed_names(module)):
+                        and not _cut_names(func, node.test) and _prefixed_names(module)):
                     continue  # every Claude name reaches the marking branch
                 out.append(ModelGate(node.test, claude[0], marked_when, prefixed=True))
                 continue
             out.append(ModelGate(node.test, names[0], marked_when))
     return out
+
+
+#: Calls that keep a model name whole: its case, its whitespace, its text.
+_WHOLE = frozenset(("str", "lower", "casefold", "strip"))
+
+
+def _cut_names(func, test: ast.expr) -> bool:
+    """True when a name the test reads is assigned in `func` from a call that may cut the model
+    name (`name = model.split("/")[-1]`, `core = core_model_id(model_id)`): the provider's prefix
+    may be gone before the test; calls of `_WHOLE` keep it."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    read = {n.id for part in parts if _names_model(part) for n in subtree(part) if isinstance(n, ast.Name)}
+    for node in subtree(func):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if not any(isinstance(t, ast.Name) and t.id in read for t in targets):
+                continue
+            for call in subtree(node.value):
+                if isinstance(call, ast.Call):
+                    f = call.func
+                    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+                    if name not in _WHOLE:
+                        return True
+    return False
 
 
 def _prefixed_names(module) -> bool:
@@ -267,6 +293,11 @@ def _model_names(test: ast.expr) -> tuple[list[str], bool, set[str]]:
     names: list[str] = []
     starts: set[str] = set()
     for part in parts:
+        prefixes = _prefixes(part)
+        if prefixes:  # `<model>.startswith(("claude", "anthropic"))`: each at the start
+            names += prefixes
+            starts.update(prefixes)
+            continue
         found = _compared(part)
         if found is None or (found[1] and len(parts) > 1):
             return [], False, set()
@@ -276,6 +307,15 @@ def _model_names(test: ast.expr) -> tuple[list[str], bool, set[str]]:
         if len(parts) == 1:
             negated = negated != found[1]
     return names, negated, starts
+
+
+def _prefixes(node: ast.expr) -> list[str]:
+    """The strings of `<model>.startswith(("a", "b"))` (a tuple of string constants), else []."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "startswith" \
+            and len(node.args) == 1 and isinstance(node.args[0], ast.Tuple) and _is_model(node.func.value) \
+            and node.args[0].elts and all(_const(e) for e in node.args[0].elts):
+        return [e.value for e in node.args[0].elts]
+    return []
 
 
 def _names_model(node: ast.expr) -> bool:
