@@ -29,8 +29,9 @@ def test_a_claude_prefix_test_is_no_gate_where_no_request_names_a_provider_prefi
     assert _gates("unprefixed.py") == []
 
 
-def test_a_module_that_writes_a_prefixed_claude_name_may_send_one():
+def test_a_module_that_writes_a_prefixed_claude_name_or_openrouters_host_may_send_one():
     assert _gates("routed.py") == [(8, "claude-", True, True)]
+    assert _gates("openrouter.py") == [(8, "claude", True, True)]  # OpenRouter's Claude: `anthropic/claude-...`
 
 
 def test_the_prefixed_gate_is_info_at_the_test_and_names_the_prefix():

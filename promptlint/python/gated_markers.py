@@ -15,7 +15,8 @@ Two shapes, read from one module's `ast` tree:
   So does a test that the name starts with Claude's (`str(self.model).startswith("claude")`)
   in a module whose requests may name Claude with a provider's prefix (it imports LiteLLM, whose
   Claude models are `anthropic/claude-...`, `bedrock/...claude...`, `openrouter/anthropic/...`,
-  or it writes such a name, `"anthropic/claude-3-5-sonnet"`): a prefixed Claude name fails the
+  it writes OpenRouter's host, whose Claude models are `anthropic/claude-...`, or it writes such a
+  name, `"anthropic/claude-3-5-sonnet"`): a prefixed Claude name fails the
   test and gets no breakpoint (`prefixed`); not when the name tested is one the function cuts
   first (`name = model.split("/")[-1]`, a helper's `core_model_id(model)`). The test may hold
   conditions that name no model (`... and len(messages) > 0`), and a tuple of names
@@ -125,8 +126,10 @@ def _cut_names(func, test: ast.expr) -> bool:
 
 def _prefixed_names(module) -> bool:
     """True when the module's requests may name a Claude model after a provider's prefix: it
-    imports LiteLLM, or one of its string constants is such a name (`"anthropic/claude-3-5"`)."""
-    return module.imports_from("litellm") or any(
+    imports LiteLLM, writes OpenRouter's host (`https://openrouter.ai/api/v1`: its Claude models
+    are `anthropic/claude-...`), or one of its string constants is such a name
+    (`"anthropic/claude-3-5"`)."""
+    return module.imports_from("litellm") or "openrouter.ai" in module.source or any(
         isinstance(n, ast.Constant) and isinstance(n.value, str) and len(n.value) < 100
         and _PREFIXED.match(n.value) is not None for n in subtree(module.tree))
 

@@ -192,8 +192,8 @@ class MissingCacheBreakpointRule(Rule):
     makes them: breakpoints set only on one branch of a test of the
     model name where Claude requests take the other branch (`if "claude-3-5" in self.model:
     mark(messages)` leaves out every other Claude model; `if str(self.model).startswith("claude"):`
-    in a module that sends through LiteLLM or writes a Claude name after a provider's prefix,
-    `"anthropic/claude-3-5-sonnet"`, leaves out `anthropic/claude-...`, `bedrock/...claude...`,
+    in a module that sends through LiteLLM, writes OpenRouter's host or writes a Claude name after
+    a provider's prefix, `"anthropic/claude-3-5-sonnet"`, leaves out `anthropic/claude-...`, `bedrock/...claude...`,
     `openrouter/anthropic/...`; a test may add conditions that name no model, `... and
     len(messages) > 0`); a loop that deletes the breakpoints of
     older messages from a whole list whose first message (the system prompt) the same function
