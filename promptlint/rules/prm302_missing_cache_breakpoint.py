@@ -173,7 +173,13 @@ class MissingCacheBreakpointRule(Rule):
     (https://docs.claude.com/en/api/openai-sdk). Reported as a warning when its static prefix
     reaches the model's minimum, as info when what it sends before the newest message is not all
     known text (a conversation, its callers' prompt, options we cannot read), and not for a prompt
-    whose known text before the newest message stays below the minimum.
+    whose known text before the newest message stays below the minimum. A class that sets that
+    endpoint as an attribute its base class builds the OpenAI client from (a provider preset:
+    `class AnthropicProvider(OpenAICompatibleProvider): base_url = "https://api.anthropic.com/v1/"`,
+    the base's `AsyncOpenAI(base_url=self.resolve_base_url(s))` reading `self.base_url`, in a module
+    that sends chat requests), where neither the class nor a base before it overrides the method
+    that builds it, is reported as info at the attribute, the client related: the base's send
+    takes the base's own URL, so every request of the preset is judged there as OpenAI's.
     A request body of the Messages API that a module bound for Anthropic's endpoint (it imports
     the SDK, writes `https://api.anthropic.com/v1/messages`, or Bedrock's `anthropic_version`)
     builds and hands to a sender not shown (`self._execute_request(request | {"model": ...})`) or
