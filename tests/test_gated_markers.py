@@ -27,6 +27,8 @@ def test_a_claude_prefix_test_in_a_module_that_sends_through_litellm_is_a_prefix
 def test_a_claude_prefix_test_is_no_gate_where_no_request_names_a_provider_prefix():
     # the Anthropic SDK takes Claude's own names: `claude-...` is every Claude model it sends
     assert _gates("unprefixed.py") == []
+    # the module puts `anthropic/` before the name it tested itself
+    assert _gates("prefixing.py") == []
 
 
 def test_a_module_that_writes_a_prefixed_claude_name_or_openrouters_host_may_send_one():

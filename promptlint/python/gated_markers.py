@@ -18,7 +18,8 @@ Two shapes, read from one module's `ast` tree:
   it writes OpenRouter's host, whose Claude models are `anthropic/claude-...`, or it writes such a
   name, `"anthropic/claude-3-5-sonnet"`): a prefixed Claude name fails the
   test and gets no breakpoint (`prefixed`); not when the name tested is one the function cuts
-  first (`name = model.split("/")[-1]`, a helper's `core_model_id(model)`). The test may hold
+  first (`name = model.split("/")[-1]`, a helper's `core_model_id(model)`), nor in a module that
+  puts the prefix before a name itself (`f"anthropic/{model}"`). The test may hold
   conditions that name no model (`... and len(messages) > 0`), and a tuple of names
   (`startswith(("claude-3", "claude-sonnet"))`).
 - **the head's breakpoint cleared** (`head_unmarks`): a function marks the first message of a
@@ -124,11 +125,19 @@ def _cut_names(func, test: ast.expr) -> bool:
     return False
 
 
+#: A provider's prefix the code puts before a model name itself (`f"anthropic/{model}"`,
+#: `"bedrock/" + model`): the names it tests may be the bare ones.
+_ADDS_PREFIX = re.compile(r"""f["'][\w.-]+/\{|["'][\w.-]+/["']\s*\+""")
+
+
 def _prefixed_names(module) -> bool:
     """True when the module's requests may name a Claude model after a provider's prefix: it
     imports LiteLLM, writes OpenRouter's host (`https://openrouter.ai/api/v1`: its Claude models
     are `anthropic/claude-...`), or one of its string constants is such a name
-    (`"anthropic/claude-3-5"`)."""
+    (`"anthropic/claude-3-5"`); not when it puts a provider's prefix before a name itself
+    (`_ADDS_PREFIX`: the name it tests may be the one without)."""
+    if _ADDS_PREFIX.search(module.source) is not None:
+        return False
     return module.imports_from("litellm") or "openrouter.ai" in module.source or any(
         isinstance(n, ast.Constant) and isinstance(n.value, str) and len(n.value) < 100
         and _PREFIXED.match(n.value) is not None for n in subtree(module.tree))
