@@ -200,8 +200,9 @@ class MissingCacheBreakpointRule(Rule):
     mark(messages)` leaves out every other Claude model; `if str(self.model).startswith("claude"):`
     in a module that sends through LiteLLM, writes OpenRouter's host or writes a Claude name after
     a provider's prefix, `"anthropic/claude-3-5-sonnet"`, leaves out `anthropic/claude-...`, `bedrock/...claude...`,
-    `openrouter/anthropic/...`; a test may add conditions that name no model, `... and
-    len(messages) > 0`); a loop that deletes the breakpoints of
+    `openrouter/anthropic/...`, unless the code cuts the prefix off before the test or puts it
+    before the name itself, `f"anthropic/{model}"`; a test may add conditions that name no model,
+    `... and len(messages) > 0`); a loop that deletes the breakpoints of
     older messages from a whole list whose first message (the system prompt) the same function
     marked; a setting named for prompt caching that is False by default (`enable_prompt_caching=
     False`) in a module that sends to Anthropic or Bedrock, in a package that can set breakpoints;
