@@ -12,6 +12,16 @@ Two shapes, read from one module's `ast` tree:
   narrower model than Claude (a version or a family: `claude-3-5` leaves out `claude-sonnet-4`,
   `claude-3-7-sonnet`, ...) or when the branch without one is the one the Claude name selects
   (`if "anthropic" in model: ... else: mark(messages)`): those requests carry no breakpoint.
+  So does a test that the name starts with Claude's (`str(self.model).startswith("claude")`)
+  in a module whose requests may name Claude with a provider's prefix (it imports LiteLLM, whose
+  Claude models are `anthropic/claude-...`, `bedrock/...claude...`, `openrouter/anthropic/...`,
+  it writes OpenRouter's host, whose Claude models are `anthropic/claude-...`, or it writes such a
+  name, `"anthropic/claude-3-5-sonnet"`): a prefixed Claude name fails the
+  test and gets no breakpoint (`prefixed`); not when the name tested is one the function cuts
+  first (`name = model.split("/")[-1]`, a helper's `core_model_id(model)`), nor in a module that
+  puts the prefix before a name itself (`f"anthropic/{model}"`). The test may hold
+  conditions that name no model (`... and len(messages) > 0`), and a tuple of names
+  (`startswith(("claude-3", "claude-sonnet"))`).
 - **the head's breakpoint cleared** (`head_unmarks`): a function marks the first message of a
   list (the system prompt) and a loop over the whole list deletes the breakpoints of the older
   messages (`del m["cache_control"]`): it deletes the head's too, so the system prompt (and tools)
@@ -49,11 +59,20 @@ _CLAUDE = re.compile(r"claude|anthropic", re.I)
 @dataclass(frozen=True)
 class ModelGate:
     """`test`: the `if` test; `name`: the model name constant it compares with; `marked_when`:
-    True when the breakpoint is set on the branch the name selects, False on the other one."""
+    True when the breakpoint is set on the branch the name selects, False on the other one;
+    `prefixed`: the name is tested at the start of the model name, and the module's requests
+    may name Claude after a provider's prefix (the module docstring)."""
 
     test: ast.expr
     name: str
     marked_when: bool
+    prefixed: bool = False
+
+
+#: A Claude model name after a provider's prefix, as LiteLLM and OpenRouter write it
+#: (`anthropic/claude-3-5-sonnet`, `bedrock/anthropic.claude-3`, `openrouter/anthropic/...`,
+#: `vertex_ai/claude-...`).
+_PREFIXED = re.compile(r"^[\w.-]+/(.*/)?(anthropic[./]|claude)", re.I)
 
 
 def model_gates(module) -> list[ModelGate]:
@@ -64,17 +83,64 @@ def model_gates(module) -> list[ModelGate]:
         for node in subtree(func):
             if not isinstance(node, ast.If):
                 continue
-            names, negated = _model_names(node.test)
+            names, negated, starts = _model_names(node.test)
             if not names or not any(_CLAUDE.search(n) for n in names):
                 continue
             body, orelse = _marks(module, cls, node.body), _marks(module, cls, node.orelse)
             if body == orelse:
                 continue
             marked_when = body != negated  # the breakpoint is on the branch the name selects
+            claude = [n for n in names if _CLAUDE.search(n)]
             if marked_when and not all(_NARROW.search(n) for n in names):
-                continue  # every Claude name reaches the marking branch
+                if not (starts and claude and all(n in starts and n.lower().startswith("claude") for n in claude)
+                        and not _cut_names(func, node.test) and _prefixed_names(module)):
+                    continue  # every Claude name reaches the marking branch
+                out.append(ModelGate(node.test, claude[0], marked_when, prefixed=True))
+                continue
             out.append(ModelGate(node.test, names[0], marked_when))
     return out
+
+
+#: Calls that keep a model name whole: its case, its whitespace, its text.
+_WHOLE = frozenset(("str", "lower", "casefold", "strip"))
+
+
+def _cut_names(func, test: ast.expr) -> bool:
+    """True when a name the test reads is assigned in `func` from a call that may cut the model
+    name (`name = model.split("/")[-1]`, `core = core_model_id(model_id)`): the provider's prefix
+    may be gone before the test; calls of `_WHOLE` keep it."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    read = {n.id for part in parts if _names_model(part) for n in subtree(part) if isinstance(n, ast.Name)}
+    for node in subtree(func):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if not any(isinstance(t, ast.Name) and t.id in read for t in targets):
+                continue
+            for call in subtree(node.value):
+                if isinstance(call, ast.Call):
+                    f = call.func
+                    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+                    if name not in _WHOLE:
+                        return True
+    return False
+
+
+#: A provider's prefix the code puts before a model name itself (`f"anthropic/{model}"`,
+#: `"bedrock/" + model`): the names it tests may be the bare ones.
+_ADDS_PREFIX = re.compile(r"""f["'][\w.-]+/\{|["'][\w.-]+/["']\s*\+""")
+
+
+def _prefixed_names(module) -> bool:
+    """True when the module's requests may name a Claude model after a provider's prefix: it
+    imports LiteLLM, writes OpenRouter's host (`https://openrouter.ai/api/v1`: its Claude models
+    are `anthropic/claude-...`), or one of its string constants is such a name
+    (`"anthropic/claude-3-5"`); not when it puts a provider's prefix before a name itself
+    (`_ADDS_PREFIX`: the name it tests may be the one without)."""
+    if _ADDS_PREFIX.search(module.source) is not None:
+        return False
+    return module.imports_from("litellm") or "openrouter.ai" in module.source or any(
+        isinstance(n, ast.Constant) and isinstance(n.value, str) and len(n.value) < 100
+        and _PREFIXED.match(n.value) is not None for n in subtree(module.tree))
 
 
 def beta_gates(module) -> list[ast.If]:
@@ -221,36 +287,67 @@ def naming(module, funcs, words) -> set[int]:
             if any(w in "\n".join(lines[f.lineno - 1:getattr(f, "end_lineno", f.lineno)]) for w in words)}
 
 
-def _model_names(test: ast.expr) -> tuple[list[str], bool]:
-    """The string constants a test compares a model name with, and whether the test is negated
-    (`not in`, `not x.startswith(...)`). ([], False) for any other test."""
+def _model_names(test: ast.expr) -> tuple[list[str], bool, set[str]]:
+    """The string constants a test compares a model name with, whether the test is negated
+    (`not in`, `not x.startswith(...)`), and those of the constants tested at the start of the
+    name (`x.startswith(...)`). A test `A and B` where B names no model (`... and len(messages)
+    > 0`) is read as A. ([], False, set()) for any other test."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        named = [v for v in test.values if _names_model(v)]
+        if len(named) != 1:
+            return [], False, set()
+        names, negated, starts = _model_names(named[0])
+        return (names, negated, starts) if not negated else ([], False, set())
     negated = False
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test, negated = test.operand, True
     parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
     names: list[str] = []
+    starts: set[str] = set()
     for part in parts:
+        prefixes = _prefixes(part)
+        if prefixes:  # `<model>.startswith(("claude", "anthropic"))`: each at the start
+            names += prefixes
+            starts.update(prefixes)
+            continue
         found = _compared(part)
         if found is None or (found[1] and len(parts) > 1):
-            return [], False
+            return [], False, set()
         names.append(found[0])
+        if found[2]:
+            starts.add(found[0])
         if len(parts) == 1:
             negated = negated != found[1]
-    return names, negated
+    return names, negated, starts
 
 
-def _compared(node: ast.expr) -> tuple[str, bool] | None:
-    """(constant, negated) for `"c" in <model>`, `"c" not in <model>`, `<model>.startswith("c")`,
-    `<model> == "c"`, where <model> is code whose last name says model."""
+def _prefixes(node: ast.expr) -> list[str]:
+    """The strings of `<model>.startswith(("a", "b"))` (a tuple of string constants), else []."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "startswith" \
+            and len(node.args) == 1 and isinstance(node.args[0], ast.Tuple) and _is_model(node.func.value) \
+            and node.args[0].elts and all(_const(e) for e in node.args[0].elts):
+        return [e.value for e in node.args[0].elts]
+    return []
+
+
+def _names_model(node: ast.expr) -> bool:
+    """True when code of `node` reads a name about the model (`_is_model`)."""
+    return any(_is_model(n) for n in subtree(node) if isinstance(n, (ast.Name, ast.Attribute)))
+
+
+def _compared(node: ast.expr) -> tuple[str, bool, bool] | None:
+    """(constant, negated, at the start) for `"c" in <model>`, `"c" not in <model>`,
+    `<model>.startswith("c")` (at the start), `<model> == "c"`, where <model> is code whose last
+    name says model (also as `str(<model>)`)."""
     if isinstance(node, ast.Compare) and len(node.ops) == 1:
         left, op, right = node.left, node.ops[0], node.comparators[0]
         if isinstance(op, (ast.In, ast.NotIn)) and _const(left) and _is_model(right):
-            return left.value, isinstance(op, ast.NotIn)
+            return left.value, isinstance(op, ast.NotIn), False
         if isinstance(op, (ast.Eq, ast.NotEq)) and _is_model(left) and _const(right):
-            return right.value, isinstance(op, ast.NotEq)
+            return right.value, isinstance(op, ast.NotEq), False
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "startswith" \
             and len(node.args) == 1 and _const(node.args[0]) and _is_model(node.func.value):
-        return node.args[0].value, False
+        return node.args[0].value, False, True
     return None
 
 
@@ -259,9 +356,13 @@ def _const(node) -> bool:
 
 
 def _is_model(node) -> bool:
-    """`model`, `self.model`, `self.config.model_name`, `model.lower()`: a name about the model."""
+    """`model`, `self.model`, `self.config.model_name`, `model.lower()`, `str(self.model)`: a
+    name about the model."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
         node = node.func.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str" \
+            and len(node.args) == 1 and not node.keywords:
+        node = node.args[0]
     name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
     return "model" in name.lower()
 

@@ -5,7 +5,7 @@ hold its shape (a cheap substring test first). States facts; the rules judge the
 """
 from __future__ import annotations
 
-from . import (added_marks, bedrock_models, cache_flags, context_caches, converted_ids, delegated_cuts, deque_windows, dropped_marks, field_hoists, flattened_marks,
+from . import (added_marks, bedrock_models, cache_flags, compat_presets, context_caches, converted_ids, delegated_cuts, deque_windows, dropped_marks, field_hoists, flattened_marks,
                format_switches, front_inserts, gated_markers, handed_windows, head_marks, history_ids, history_loads,
                history_renders,
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_keys, kept_marks, kept_removals, kept_rewrites,
@@ -23,6 +23,8 @@ def gather(module, evaluator, builder) -> list:
     were found (`builder`: the module's LayoutBuilder, its layouts and sites); the layouts kept
     (those a stored cut claims are dropped: the cut is judged there)."""
     _gates(module, evaluator)
+    if compat_presets.might_hold(module.source):  # (PRM302: a preset of Anthropic's OpenAI-compatible endpoint)
+        module.facts["compat_presets"] = compat_presets.compat_presets(module, evaluator)
     if module.facts.get("kept_marks"):  # (one finding per cause: a loop's marks are PRM304's at the request)
         module.facts["kept_marks"] = kept_marks.unlisted(module.facts["kept_marks"], module, builder.layouts)
     if stored_cuts.holds_text(module.source):  # (after the requests: one may send the kept list)

@@ -42,6 +42,7 @@ from .summary_heads import REWRITTEN
 from .walked_edits import might_edit  # messages of a handed list edited as walked (PRM105)
 from .delegated_cuts import TEXT as DELEGATED_CUT  # a conversation cut through its holder's remover (PRM105)
 from .request_bodies import might_hold as anthropic_body  # a body for Anthropic's endpoint (PRM302)
+from .compat_presets import might_hold as compat_preset  # a preset of Anthropic's OpenAI-compatible endpoint (PRM302)
 from .window_calls import CALL_TEXT as READS_WINDOW  # a kept conversation read as its newest items (PRM105)
 
 _KEEP_TEXT = re.compile(r"\bkeep_(?:recent|last|latest|newest)\w{0,60}\s{0,8}=(?!=)")  # handed_windows.KEEP_TEXT
@@ -302,6 +303,8 @@ def might_hold_prompt(source: str) -> bool:
     imported from a module named for prompts, or writes Bedrock Converse blocks, or converts typed blocks with a helper named for a breakpoint."""
     if _WORDS_RE.search(source) is not None or _assigned(source) or sdks.import_and_call(source):
         return True
+    if compat_preset(source):
+        return True  # a class that points its base's OpenAI client at Anthropic's endpoint (python/compat_presets.py)
     if anthropic_body(source) or ".invoke_model" in source:
         return True  # a Messages API body built for Anthropic's URL or Bedrock's Claude (python/request_bodies.py)
     if might_flatten_loop(source):

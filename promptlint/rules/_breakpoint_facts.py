@@ -149,7 +149,13 @@ def module_findings(module):
     """(message, span, keywords) for each fact of `module` PRM302 reports where it is written, in
     the order of the module docstring."""
     for gate in module.facts.get("model_gates", ()):
-        if gate.marked_when:
+        if gate.prefixed:
+            message = (f"Cache breakpoints are set only when the model name starts with `{gate.name}`: a Claude "
+                       "model named after its provider (`anthropic/claude-...`, `bedrock/anthropic.claude-...`, "
+                       "`openrouter/anthropic/...`, as LiteLLM and OpenRouter name them) fails that test and gets "
+                       "none, and Claude caches nothing without one, so those requests pay the full input price "
+                       "for the same prefix each time; test for `claude` anywhere in the name (or the provider)")
+        elif gate.marked_when:
             message = (f"Cache breakpoints are set only when the model name matches `{gate.name}`: every other "
                        "Claude model sent from here gets none, and Anthropic caches nothing without one, so "
                        "those requests pay the full input price for the same prefix each time; test for any "
@@ -178,6 +184,16 @@ def module_findings(module):
                    "closes less of the prompt and what lies after it is processed uncached on every request; index the "
                    f"list by its own length (`len({items}) - 1`)")
         yield message, module.span(node), {"severity": Severity.INFO}
+    for preset in module.facts.get("compat_presets", ()):
+        row = preset.module.span(preset.built).start.row
+        message = (f"`{preset.attr}` points the OpenAI SDK client that `{preset.base}` builds (its base URL, "
+                   f"{preset.module.span(preset.built).filename}:{row}) at Anthropic's OpenAI-compatible endpoint, "
+                   "which does no prompt caching: every request sent through this class pays the full input price "
+                   "for its whole prompt, however much of it repeats (the instructions, the tools, the "
+                   "conversation), with or without a breakpoint; send Claude requests with the Anthropic SDK "
+                   "(Messages API) and a `cache_control` breakpoint (https://docs.claude.com/en/api/openai-sdk)")
+        yield message, module.span(preset.url), {"severity": Severity.INFO, "related": [
+            Related(preset.module.span(preset.built), "the client's base URL, read from it")]}
     for node, key in module.facts.get("unread_cache_flags", ()):
         message = (f"`{key}` is handed to LiteLLM as an option of the request, and LiteLLM reads no option of that "
                    "name: it sets no cache breakpoint (LiteLLM takes a `cache_control` on a message's content part, "

@@ -173,7 +173,13 @@ class MissingCacheBreakpointRule(Rule):
     (https://docs.claude.com/en/api/openai-sdk). Reported as a warning when its static prefix
     reaches the model's minimum, as info when what it sends before the newest message is not all
     known text (a conversation, its callers' prompt, options we cannot read), and not for a prompt
-    whose known text before the newest message stays below the minimum.
+    whose known text before the newest message stays below the minimum. A class that sets that
+    endpoint as an attribute its base class builds the OpenAI client from (a provider preset:
+    `class AnthropicProvider(OpenAICompatibleProvider): base_url = "https://api.anthropic.com/v1/"`,
+    the base's `AsyncOpenAI(base_url=self.resolve_base_url(s))` reading `self.base_url`, in a module
+    that sends chat requests), where neither the class nor a base before it overrides the method
+    that builds it, is reported as info at the attribute, the client related: the base's send
+    takes the base's own URL, so every request of the preset is judged there as OpenAI's.
     A request body of the Messages API that a module bound for Anthropic's endpoint (it imports
     the SDK, writes `https://api.anthropic.com/v1/messages`, or Bedrock's `anthropic_version`)
     builds and hands to a sender not shown (`self._execute_request(request | {"model": ...})`) or
@@ -191,7 +197,12 @@ class MissingCacheBreakpointRule(Rule):
     Six shapes that leave requests without a breakpoint are reported as info where the code
     makes them: breakpoints set only on one branch of a test of the
     model name where Claude requests take the other branch (`if "claude-3-5" in self.model:
-    mark(messages)` leaves out every other Claude model); a loop that deletes the breakpoints of
+    mark(messages)` leaves out every other Claude model; `if str(self.model).startswith("claude"):`
+    in a module that sends through LiteLLM, writes OpenRouter's host or writes a Claude name after
+    a provider's prefix, `"anthropic/claude-3-5-sonnet"`, leaves out `anthropic/claude-...`, `bedrock/...claude...`,
+    `openrouter/anthropic/...`, unless the code cuts the prefix off before the test or puts it
+    before the name itself, `f"anthropic/{model}"`; a test may add conditions that name no model,
+    `... and len(messages) > 0`); a loop that deletes the breakpoints of
     older messages from a whole list whose first message (the system prompt) the same function
     marked; a setting named for prompt caching that is False by default (`enable_prompt_caching=
     False`) in a module that sends to Anthropic or Bedrock, in a package that can set breakpoints;
