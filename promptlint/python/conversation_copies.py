@@ -32,7 +32,7 @@ def copied_from(name: ast.Name, func) -> ast.expr | None:
     for n in subtree(func):
         if isinstance(n, ast.Name) and n.id == name.id and isinstance(n.ctx, (ast.Store, ast.Del)):
             bound.append(n)
-        elif isinstance(n, (ast.arg,)) and n.arg == name.id:
+        elif isinstance(n, ast.arg) and n.arg == name.id:
             return None  # (a parameter of `func` or of a function inside it: not a local copy)
     if len(bound) != 1:
         return None
