@@ -514,3 +514,64 @@ def test_a_local_list_found_empty_is_not_the_conversation(tmp_path):
             return messages
     """)
     assert not any(p.is_history for lt in found for p in lt.parts)
+
+
+COPIED_HEAD = """
+    async def recalled(memory, data):
+        messages = data.get("messages", [])
+        found = await memory.recall(query=messages[-1].content)
+        updated_messages: list = list(messages)
+        updated_messages.insert(0, {"role": "system", "content": "[Relevant memories]\\n" + found})
+        data["messages"] = updated_messages
+        return data
+
+
+    def noted(state, notepad):
+        history = state.get("history")
+        msgs = history.copy()
+        msgs.insert(0, {"role": "system", "content": "[Notepad]\\n" + notepad.read_all()})
+        state["history"] = msgs
+        return state
+
+
+    def aliased(state, store):
+        chat_history = state.get("chat_history")
+        out = chat_history
+        out.insert(0, {"role": "system", "content": "Known facts:\\n" + store.facts()})
+        state["chat_history"] = out
+        return state
+
+
+    def documents(data, store):
+        docs = data.get("documents", [])
+        kept = list(docs)
+        kept.insert(0, {"role": "system", "content": "Known facts:\\n" + store.facts()})
+        data["documents"] = kept
+        return data
+
+
+    def rebound(data, store):
+        messages = data.get("messages", [])
+        out = list(messages)
+        out = [m for m in out if m]
+        out.insert(0, {"role": "system", "content": "Known facts:\\n" + store.facts()})
+        data["messages"] = out
+        return data
+"""
+
+
+def test_a_message_put_at_the_head_of_a_copy_of_the_conversation_is_judged_with_the_history_after_it(tmp_path):
+    # (main 40c7fa0d: no layout with the history at lines 5 and 21, no finding there: the copy's
+    # own name says nothing, and the list it copies is read from a dict, not known as the
+    # conversation by its value; `history.copy()` keeps the value's name and was read so already)
+    with_history = sorted(lt.site.start.row for lt in layouts(tmp_path, COPIED_HEAD)
+                          if lt.source == "python-constant" and [p.role for p in lt.parts] == ["system", "history"])
+    # a copy (`list(messages)`, `history.copy()`) or an alias of a list named as the conversation:
+    # the system message, then the whole conversation; a copy of a list named otherwise
+    # (`list(docs)`) or a name bound twice (what it holds at the insert is no one copy) is not
+    assert with_history == [5, 13, 21]
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    got = [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics]
+    assert got == [("PRM101", "info", 3), ("PRM101", "info", 13), ("PRM101", "info", 21)]
+    assert all("at least the conversation history after it is processed uncached" in d.message
+               for d in report.diagnostics)

@@ -37,6 +37,7 @@ from ..model import replace
 
 from .. import classify
 from ..model import Kind, Segment, Volatility
+from .conversation_copies import copied_from
 from .flow.values import Alt, Seq, Spread, Text
 from .walk import child_nodes, node_key, subtree
 
@@ -275,8 +276,9 @@ def conversation_of(finder, arg, frame, by_name: bool = True) -> Segment | None:
     self.history.get())`, whatever the list's own name), else None."""
     value = finder.ev.eval(arg, frame)
     found = _history_in(value, 0) if by_name else _history_in(value, 0) or _named_spread(value, 0)
-    if found is None and by_name and _named_conversation(arg) and not _static(finder, value, frame):
-        # the callers' value is not known as a conversation, but the name says what it is
+    if found is None and by_name and _named_conversation(arg, frame.func) and not _static(finder, value, frame):
+        # the callers' value is not known as a conversation, but the name says what it is (its
+        # own, or that of the list it is a copy of: `updated = list(messages)`, conversation_copies.py)
         found = Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=finder.m.code(arg))
     if found is not None:
         return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=found.expr or finder.m.code(arg),
@@ -286,10 +288,15 @@ def conversation_of(finder, arg, frame, by_name: bool = True) -> Segment | None:
     return None
 
 
-def _named_conversation(arg) -> bool:
-    """`chat_history`, `self.messages`: an argument named as the conversation."""
+def _named_conversation(arg, func=None, depth: int = 0) -> bool:
+    """`chat_history`, `self.messages`: an argument named as the conversation; with `func`, the
+    function that holds it, also a local copy of one (`updated = list(messages)`,
+    `msgs = history.copy()`: conversation_copies.py)."""
     name = arg.id if isinstance(arg, ast.Name) else arg.attr if isinstance(arg, ast.Attribute) else ""
-    return name.lower() in classify.HISTORY_NAMES
+    if name.lower() in classify.HISTORY_NAMES:
+        return True
+    source = copied_from(arg, func) if func is not None and depth < 3 else None
+    return source is not None and source is not arg and _named_conversation(source, func, depth + 1)
 
 
 def _static(finder, value, frame) -> bool:
