@@ -22,18 +22,28 @@ def enumerated(stmt) -> ast.expr | None:
 
 def map_loop(stmt) -> str | None:
     """The name `out` of a loop `for x in xs: ... out.append(expr) ...` that appends once per
-    item (one unconditional append in its body, no other change of `out`, no break, continue or
-    return, no else), else None."""
+    item (one unconditional append in its body, or one extend by a tuple or list display,
+    `out.extend(({"role": "user", ...}, {"role": "assistant", ...}))`: the same items for each;
+    no other change of `out`, no break, continue or return, no else), else None."""
     if not isinstance(stmt.target, ast.Name) or stmt.orelse:
         return None
     appends = [st.value.func.value.id for st in stmt.body
                if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and len(st.value.args) == 1
                and not st.value.keywords and isinstance(st.value.func, ast.Attribute)
-               and st.value.func.attr == "append" and isinstance(st.value.func.value, ast.Name)]
+               and (st.value.func.attr == "append" or extends_by_display(st.value))
+               and isinstance(st.value.func.value, ast.Name)]
     if len(appends) != 1 or appends[0] == stmt.target.id:
         return None
     out = appends[0]
     return out if name_reads(stmt.body, out, loads_only=True) == 1 else None
+
+
+def extends_by_display(call) -> bool:
+    """True for `out.extend((a, b))` or `out.extend([a, b])`: a fixed number of items added, each
+    written in the call."""
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "extend" and len(call.args) == 1 \
+        and isinstance(call.args[0], (ast.Tuple, ast.List)) and bool(call.args[0].elts) \
+        and not any(isinstance(e, ast.Starred) for e in call.args[0].elts)
 
 
 def name_reads(body: list, name: str, loads_only: bool = False) -> int | None:
