@@ -364,3 +364,17 @@ NOT_PINNED = """
 
 def test_a_head_of_another_list_put_before_a_kept_one_is_no_cut_of_it():
     assert _cuts(NOT_PINNED)[0] == []
+
+
+LOGGED = """
+    class Tool:
+        def record(self, took):
+            self.metadata.custom["execution_history"].append({"timestamp": now(), "took": took})
+            if len(self.metadata.custom["execution_history"]) > 100:
+                self.metadata.custom["execution_history"] = self.metadata.custom["execution_history"][-100:]
+"""
+
+
+def test_a_log_kept_under_a_key_named_history_that_holds_no_messages_is_no_conversation():
+    """(the generic word `history` needs what is added to be messages, under a key as on an attribute)"""
+    assert _cuts(LOGGED)[0] == []

@@ -372,7 +372,8 @@ def _handed_as(module, held: str):
 
 
 def _is_expr(node, text: str) -> bool:
-    return isinstance(node, ast.Attribute) and ast.unparse(node) == text
+    """True for the attribute (or the attribute's key, `self.info["messages"]`) written `text`."""
+    return isinstance(node, (ast.Attribute, ast.Subscript)) and ast.unparse(node) == text
 
 
 def sent_history(layouts, held: str, module=None):

@@ -84,3 +84,45 @@ def filtered_append(stmt) -> ast.Call | None:
         if isinstance(node, ast.Name) and node.id == out:
             return None
     return st.value
+
+
+def newest_base(it) -> ast.expr | None:
+    """`xs` of a loop's iterable that keeps the newest items of `xs` in their order: `xs[-k:]`,
+    `xs[len(xs) - k:]` (`windows.slides`), `xs[::-1][:k][::-1]` or `list(reversed(xs[::-1][:k]))`;
+    else None."""
+    from .windows import slides, takes_newest
+    inner = _unreversed(it)
+    if inner is not None and isinstance(inner, ast.Subscript) and takes_newest(inner):
+        base = inner.value
+        if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "list" and base.args:
+            base = base.args[0]
+        return base.args[0] if isinstance(base, ast.Call) else base.value
+    if isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice) and it.slice.upper is None \
+            and it.slice.step is None and it.slice.lower is not None and slides(it.slice.lower):
+        return it.value
+    return None
+
+
+def _unreversed(node) -> ast.expr | None:
+    """`e` of `e[::-1]`, `reversed(e)` or `list(reversed(e))`, else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "list" and len(node.args) == 1:
+        node = node.args[0]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "reversed" and len(node.args) == 1:
+        return node.args[0]
+    s = node.slice if isinstance(node, ast.Subscript) else None
+    if isinstance(s, ast.Slice) and s.lower is None and s.upper is None and isinstance(s.step, ast.UnaryOp) \
+            and isinstance(s.step.op, ast.USub) and isinstance(s.step.operand, ast.Constant) and s.step.operand.value == 1:
+        return node.value
+    return None
+
+
+def rendered_texts(stmt) -> set[str]:
+    """The names a `for` loop adds text made from its item to (`text += f"<R>{entry['content']}</R>"`,
+    `out += m.role + ": " + m.content`): the items written one after another into one text."""
+    if not isinstance(stmt.target, ast.Name):
+        return set()
+    item = stmt.target.id
+    return {node.target.id for node in block_nodes(stmt.body)
+            if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name)
+            and isinstance(node.value, (ast.JoinedStr, ast.BinOp))
+            and any(isinstance(n, ast.Name) and n.id == item for n in ast.walk(node.value))}
