@@ -81,17 +81,18 @@ TEXTS = """
 """
 
 
-def test_the_newest_entries_written_into_one_text_in_a_loop_are_the_cut(tmp_path):
-    cut, = probe(tmp_path, TEXTS, index=0).segs
+def test_the_newest_entries_written_into_one_text_in_a_loop_are_the_cut_in_text(tmp_path):
+    cut, tag = probe(tmp_path, TEXTS, index=0).segs  # (text: a request that carries it judges it)
     assert cut.kind is Kind.HISTORY and cut.window.start == pos(TEXTS, "self.history[-15:]")
-    reversed_cut, = probe(tmp_path, TEXTS, index=1).segs
+    assert tag.is_static and tag.text == "<R>"
+    reversed_cut, _ = probe(tmp_path, TEXTS, index=1).segs
     assert reversed_cut.window.start == pos(TEXTS, "self.history[::-1][:15][::-1]")
 
 
 def test_every_entry_or_a_count_is_no_window_and_a_list_not_known_as_messages_stays_unconfirmed(tmp_path):
     for index in (2, 4):
         assert not any(s.window for s in probe(tmp_path, TEXTS, index=index).segs), index
-    noted, = probe(tmp_path, TEXTS, index=3).segs  # (as `"".join(f"- {n}" for n in self.notes[-3:])` is)
+    noted, _ = probe(tmp_path, TEXTS, index=3).segs  # (as `"".join(f"- {n}" for n in self.notes[-3:])` is)
     assert noted.unconfirmed and noted.window.start == pos(TEXTS, "self.notes[-3:]")
 
 
@@ -131,3 +132,40 @@ def test_a_message_list_with_a_cut_history_is_a_candidate_when_a_demo_caller_fix
     write(tmp_path, {"app.py": DEMO})
     report = api.check([tmp_path / "app.py"], api.Settings(), jobs=1)
     assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [("PRM105", "info", 15)]
+
+
+SENT_TEXT = """
+    from openai import OpenAI
+
+    client = OpenAI()
+    RULES = "You are a careful coding agent. " * 400
+
+
+    def history_text(history, n=4):
+        text = ""
+        for m in history[-n:]:
+            text += f"{m['role']}: {m['content']}\\n"
+        return text
+
+
+    class Agent:
+        def __init__(self):
+            self.history = []
+
+        def step(self, obs):
+            self.history.append({"role": "user", "content": obs})
+            text = ""
+            for entry in self.history[-15:]:
+                text += f"<R>{entry['content']}</R>"
+            r = client.chat.completions.create(model="gpt-4o", messages=[
+                {"role": "system", "content": RULES},
+                {"role": "user", "content": f"<HISTORY>{text}</HISTORY> Now: {obs}"}])
+            self.history.append({"role": "assistant", "content": r.choices[0].message.content})
+"""
+
+
+def test_text_of_the_newest_entries_is_reported_where_a_request_carries_it_not_where_a_helper_returns_it(tmp_path):
+    """(the end of a one-shot prompt loses nothing: where the text goes decides, docs/policies.md)"""
+    write(tmp_path, {"app.py": SENT_TEXT})
+    report = api.check([tmp_path / "app.py"], api.Settings(), jobs=1)
+    assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [("PRM105", "warning", 21)]

@@ -116,13 +116,19 @@ def _unreversed(node) -> ast.expr | None:
     return None
 
 
-def rendered_texts(stmt) -> set[str]:
+def rendered_texts(stmt) -> dict[str, str]:
     """The names a `for` loop adds text made from its item to (`text += f"<R>{entry['content']}</R>"`,
-    `out += m.role + ": " + m.content`): the items written one after another into one text."""
+    `out += m.role + ": " + m.content`): the items written one after another into one text; each
+    with the first constant text written with them (`"<R>"`, "" when none)."""
     if not isinstance(stmt.target, ast.Name):
-        return set()
+        return {}
     item = stmt.target.id
-    return {node.target.id for node in block_nodes(stmt.body)
-            if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name)
-            and isinstance(node.value, (ast.JoinedStr, ast.BinOp))
-            and any(isinstance(n, ast.Name) and n.id == item for n in ast.walk(node.value))}
+    out: dict[str, str] = {}
+    for node in block_nodes(stmt.body):
+        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name) \
+                and isinstance(node.value, (ast.JoinedStr, ast.BinOp)) \
+                and any(isinstance(n, ast.Name) and n.id == item for n in ast.walk(node.value)):
+            pieces = [n.value for n in ast.walk(node.value) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                      and n.value.strip()]
+            out.setdefault(node.target.id, pieces[0] if pieces else "")
+    return out

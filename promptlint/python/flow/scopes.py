@@ -292,9 +292,9 @@ class ScopesMixin:
                                         name=source.id if isinstance(source, ast.Name) else "")
         if source is None and is_for and (base := newest_base(stmt.iter)) is not None:
             # `for m in history[-15:]: text += f"...{m}..."`: the newest items written into one text
-            for name in rendered_texts(stmt):
+            for name, piece in rendered_texts(stmt).items():  # (judged where a request carries the text)
                 if name in env and env[name] is not ctx[1].get(name):
-                    env[name] = _shared("window", node=stmt.iter, prev=_shared("expr", node=base, env=ctx[1]), name="")
+                    env[name] = _shared("rendered", node=stmt.iter, prev=_shared("expr", node=base, env=ctx[1]), name=piece)
         masked = masks_older(stmt) if is_for else None
         if masked is not None and masked[0].id in ctx[1]:  # older items than the newest few rewritten
             source, rewrite, item = masked
