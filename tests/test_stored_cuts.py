@@ -239,3 +239,142 @@ def test_only_a_name_that_says_messages_is_contradicted_by_items_that_are_no_mes
     assert not holds("messages", '"id": 1, "text"')   # a display log named messages
     assert holds("messages", '"role": "user", "content"')
     assert holds("history", '"round": 1, "observation"')  # an agent's steps: the history it replays
+
+
+def _checked(tmp_path, source: str):
+    write(tmp_path, {"app.py": source})
+    report = api.check([tmp_path / "app.py"], api.Settings(), jobs=1)
+    return [(d.code, d.severity.value, d.span.start.row, [r.span.start.row for r in d.related], d.message)
+            for d in report.diagnostics]
+
+
+DICT_KEPT = """
+    import openai
+    from openai import OpenAI
+
+    client = OpenAI()
+
+
+    class Chat:
+        def __init__(self, system):
+            self.info = {"messages": [{"role": "system", "content": system}]}
+            self.cache = {"entries": []}
+            self.max_ctx_size = 4096
+
+        def ask(self, content):
+            self.info["messages"].append({"role": "user", "content": content})
+            while True:
+                total = 0
+                while True:
+                    for msg in self.info["messages"]:
+                        total += len(msg["content"])
+                    if self.max_ctx_size < total and len(self.info["messages"]) > 1:
+                        self.info["messages"] = self.info["messages"][1:]
+                    else:
+                        break
+                try:
+                    response = client.chat.completions.create(model="gpt-4o", messages=self.info["messages"])
+                except openai.BadRequestError as e:
+                    if e.code == "context_length_exceeded" and len(self.info["messages"]) > 1:
+                        self.info["messages"] = self.info["messages"][1:]
+                        continue
+                    raise
+                break
+            self.info["messages"].append({"role": "assistant", "content": response.choices[0].message.content})
+            self.cache["entries"].append(content)
+            if len(self.cache["entries"]) > 5:
+                self.cache["entries"] = self.cache["entries"][1:]
+"""
+
+
+def test_a_conversation_kept_under_a_dict_key_of_the_instance_is_cut_there_and_linked_to_its_request(tmp_path):
+    """`self.info["messages"] = self.info["messages"][1:]` until the characters fit: the list the
+    request sends, cut where it is kept (a warning, the request related, the retry after a
+    context-length error as a second place); a list under a key not named for the conversation
+    (`self.cache["entries"]`) is not one."""
+    found = _checked(tmp_path, DICT_KEPT)
+    assert [f[:4] for f in found] == [("PRM105", "warning", 21, [28, 25])]
+    assert "kept in `self.info['messages']`" in found[0][4]
+    assert "sent as the history of the request related here" in found[0][4]
+
+
+PINNED = """
+    from openai import OpenAI, RateLimitError
+
+    client = OpenAI()
+
+
+    def tidy(messages):
+        return [m for m in messages if m.get("content")]
+
+
+    class Chat:
+        def __init__(self, system):
+            self.messages = [{"role": "system", "content": system}]
+
+        def ask(self, text):
+            self.messages.append({"role": "user", "content": text})
+            if len(self.messages) > 21:
+                self.messages = self.messages[:1] + self.messages[-20:]
+            r = client.chat.completions.create(model="gpt-4o", messages=self.messages)
+            self.messages.append({"role": "assistant", "content": r.choices[0].message.content})
+            return r
+
+
+    def execute(command, state):
+        state.messages.append({"role": "user", "content": command})
+        try:
+            r = client.chat.completions.create(model="gpt-4o", messages=state.messages)
+        except RateLimitError:
+            if len(state.messages) > 4:
+                truncated = state.messages[0:1]
+                truncated += state.messages[-3:]
+                state.messages = tidy(truncated)
+            return execute(command, state)
+        state.messages.append({"role": "assistant", "content": r.choices[0].message.content})
+        return state
+"""
+
+
+def test_a_pinned_first_message_before_the_newest_is_still_a_cut_and_one_in_an_except_handler_is_info(tmp_path):
+    """`self.messages[:1] + self.messages[-20:]` keeps the system message and cuts what follows it
+    on every turn (a warning where it is kept); `truncated = xs[0:1]; truncated += xs[-3:]`, tidied
+    by a call, on a rate-limit error only: info, the message says when it runs."""
+    found = _checked(tmp_path, PINNED)
+    assert [f[:3] for f in found] == [("PRM105", "warning", 17), ("PRM105", "info", 31)]
+    assert "kept in `self.messages`" in found[0][4] and "on every request once" in found[0][4]
+    assert "kept in `state.messages`" in found[1][4] and "when a request fails (in an `except` handler)" in found[1][4]
+
+
+NOT_PINNED = """
+    class Chat:
+        def __init__(self, system):
+            self.messages = [{"role": "system", "content": system}]
+            self.others = []
+
+        def ask(self, text):
+            self.messages.append({"role": "user", "content": text})
+            if len(self.messages) > 21:
+                self.messages = self.others[:1] + self.messages
+            kept = self.others[0:1]
+            kept += self.messages[-3:]
+            self.messages = kept
+"""
+
+
+def test_a_head_of_another_list_put_before_a_kept_one_is_no_cut_of_it():
+    assert _cuts(NOT_PINNED)[0] == []
+
+
+LOGGED = """
+    class Tool:
+        def record(self, took):
+            self.metadata.custom["execution_history"].append({"timestamp": now(), "took": took})
+            if len(self.metadata.custom["execution_history"]) > 100:
+                self.metadata.custom["execution_history"] = self.metadata.custom["execution_history"][-100:]
+"""
+
+
+def test_a_log_kept_under_a_key_named_history_that_holds_no_messages_is_no_conversation():
+    """(the generic word `history` needs what is added to be messages, under a key as on an attribute)"""
+    assert _cuts(LOGGED)[0] == []

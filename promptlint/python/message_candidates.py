@@ -22,8 +22,9 @@ def static_chars(segs: list[Segment]) -> int:
 def message_list(finder, node, value, frame) -> bool:
     """A message list built outside a recognised send call (returned, or kept in a local name and
     handed to a wrapper the analysis does not follow: `messages = [{"role": "system", ...}, ...]`):
-    a candidate when a message that is not history holds content that can change and there is
-    static text or history to lose. True when a layout was added. A list the function completes
+    a candidate when a message that is not history holds content that can change, or its history
+    is cut (a window: it changes on every turn whatever the other messages are, also when a demo
+    caller hands the function constants), and there is static text or history to lose. True when a layout was added. A list the function completes
     with the assistant's answer from its data and only keeps (a fine-tuning record written to a
     dataset: `answered_records`) is no request: no candidate. A list grown in branches (`if
     history: messages.extend(history)`) is read as its variants are (`LayoutBuilder.message_parts`)."""
@@ -37,8 +38,9 @@ def message_list(finder, node, value, frame) -> bool:
     if answered_record(frame.func, node):
         return False
     parts, newest = finder.b.message_parts(value, frame)
-    if any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history
-           for s in p.segments) and any(p.is_history or static_chars(p.segments) for p in parts):
+    cut = any(s.window is not None for p in parts if p.is_history for s in p.segments)
+    if (cut or any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history
+                   for s in p.segments)) and any(p.is_history or static_chars(p.segments) for p in parts):
         finder.b.add(node, "python-constant", None, None, None, parts, newest)
         return True
     return False

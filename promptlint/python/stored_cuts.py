@@ -67,7 +67,8 @@ class StoredCut(NamedTuple):
     [(node, note)], `sent` (the span of a request that sends it as its history, True when that
     history is cached today) or None; `handed`
     True for a list the function is handed, rebound in a loop until the prompt fits; `named` True
-    when the list's name says it is the conversation."""
+    when the list's name says it is the conversation; `on_error` True when the cut runs only in an
+    `except` handler (`except RateLimitError:`): when a request fails, not on every turn."""
     at: ast.AST
     held: str
     handed: bool
@@ -78,6 +79,7 @@ class StoredCut(NamedTuple):
     evidence: str
     related: list
     sent: object
+    on_error: bool = False
 
 
 def _chain(node) -> bool:
@@ -108,12 +110,13 @@ class _Reader:
         self.once = _bound_once(self.stmts)
         self.aliases = {k: v for k, v in self.once.items() if isinstance(v, ast.Attribute) and _chain(v)}
         self.derived: dict[str, tuple] = {}  # name -> (slice node, held, how, amount, summary)
+        self.heads: dict[str, ast.Subscript] = {}  # name -> the slice it was last bound to
 
     def held(self, node) -> str | None:
         """The kept list's expression: a dotted attribute of a name (`self.messages`), one under a
-        key of such an attribute (`self.messages[chat_id]`: one conversation per chat), or a local
-        name bound once to one."""
-        if isinstance(node, ast.Attribute) and _chain(node) or _keyed(node):
+        key of such an attribute (`self.messages[chat_id]`: one conversation per chat), or under a
+        key named for the conversation (`self.info["messages"]`), or a local name bound once to one."""
+        if isinstance(node, ast.Attribute) and _chain(node) or _keyed(node) or _named_key(node):
             return ast.unparse(node)
         if isinstance(node, ast.Name) and node.id in self.aliases:
             return ast.unparse(self.aliases[node.id])
@@ -151,13 +154,20 @@ class _Reader:
         return "drop", lower
 
     def kept_in(self, value):
-        """The cut a value carries: a front slice, a name derived from one, or a list display that
-        holds one (summary True when a new message made here comes before it)."""
+        """The cut a value carries: a front slice, a name derived from one, a list display that
+        holds one (summary True when a new message made here comes before it), the kept list's
+        head put before one (`xs[:1] + xs[-k:]`: a pinned first message, what follows it cut), or
+        the one list a call is handed (`clean(kept)`: the kept part, tidied)."""
         found = self.front(value)
         if found is not None:
             return found
         if isinstance(value, ast.Name):
             return self.derived.get(value.id)
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+            found = self.kept_in(value.right)
+            return found if found is not None and self.head_of(value.left, found[1]) else None
+        if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
+            return self.kept_in(value.args[0])
         if isinstance(value, ast.List):
             made = False
             for elt in value.elts:
@@ -167,6 +177,18 @@ class _Reader:
                     return (*inner[:4], inner[4] or made)
                 made = made or self.made_here(item)
         return None
+
+    def head_of(self, node, held: str) -> bool:
+        """True for the first items of the kept list `held` (`xs[:1]`, `xs[0:2]`), or a name
+        bound once to them: the head a cut keeps before the newer part."""
+        if isinstance(node, ast.Name):
+            node = self.once.get(node.id, self.heads.get(node.id))
+        if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)):
+            return False
+        s = node.slice
+        return (s.lower is None or isinstance(s.lower, ast.Constant) and s.lower.value == 0) \
+            and isinstance(s.upper, ast.Constant) and type(s.upper.value) is int and s.step is None \
+            and self.held(node.value) == held
 
     def made_here(self, item) -> bool:
         """True for a message made by a call in this function (`summary = await self._summarize(...)`)."""
@@ -187,9 +209,19 @@ class _Reader:
 
     def cuts(self):
         """(statement, held, how, amount, summary, slice node) of each cut of a kept list."""
-        nodes = sorted((n for n in self.stmts if isinstance(n, (ast.Assign, ast.Delete, ast.Expr))),
+        nodes = sorted((n for n in self.stmts if isinstance(n, (ast.Assign, ast.AugAssign, ast.Delete, ast.Expr))),
                        key=lambda n: (n.lineno, n.col_offset))
         for n in nodes:
+            if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and isinstance(n.target, ast.Name):
+                # `kept = xs[0:1]`, then `kept += xs[-3:]`: the head, then the newer part
+                kept = self.front(n.value)
+                head = self.heads.get(n.target.id)
+                if kept is not None and head is not None and self.head_of(head, kept[1]):
+                    self.derived[n.target.id] = kept
+                continue
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                    and isinstance(n.value, ast.Subscript):
+                self.heads[n.targets[0].id] = n.value  # (a head of a kept list, perhaps: `head_of`)
             if isinstance(n, ast.Assign) and len(n.targets) == 1:
                 target = n.targets[0]
                 kept = self.kept_in(n.value)
@@ -197,7 +229,7 @@ class _Reader:
                     continue
                 if isinstance(target, ast.Name):
                     self.derived[target.id] = kept
-                elif self.held(target) == kept[1] and (isinstance(target, ast.Attribute) or _keyed(target)):
+                elif self.held(target) == kept[1] and (isinstance(target, ast.Attribute) or _keyed(target) or _named_key(target)):
                     yield n, kept[1], kept[2], kept[3], kept[4], kept[0]
             elif isinstance(n, ast.Delete) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Subscript):
                 t = n.targets[0]
@@ -222,6 +254,14 @@ def _keyed(node) -> bool:
     (`self.messages[chat_id]`, `self.history[self.session]`), not a slice nor a constant."""
     return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and _chain(node.value) \
         and isinstance(node.slice, (ast.Name, ast.Attribute))
+
+
+def _named_key(node) -> bool:
+    """True for a dotted attribute of a name read under a constant key named for the conversation
+    (`self.info["messages"]`, `self.state["chat_history"]`): the list kept in a dict the object holds."""
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and _chain(node.value) \
+        and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) \
+        and bool(words(node.slice.value) & CONVERSATION_WORDS)
 
 
 def _len_minus(node) -> bool:
@@ -332,21 +372,38 @@ def _handed_as(module, held: str):
 
 
 def _is_expr(node, text: str) -> bool:
-    return isinstance(node, ast.Attribute) and ast.unparse(node) == text
+    """True for the attribute (or the attribute's key, `self.info["messages"]`) written `text`."""
+    return isinstance(node, (ast.Attribute, ast.Subscript)) and ast.unparse(node) == text
 
 
-def sent_history(layouts, held: str):
+def sent_history(layouts, held: str, module=None):
     """(the site of a request of the module that sends `held` as its history, True when the
-    provider caches that history today: automatic caching, or a breakpoint on or after it), or None."""
+    provider caches that history today: automatic caching, or a breakpoint on or after it), or None.
+    `module`: also a history read where the code reads `held` (a list under a dict key,
+    `self.info["messages"]`, is drawn by its key alone)."""
+    at = _read_at(module, held) if module is not None and "[" in held else set()
     for layout in layouts:
         if layout.source != "python-call":
             continue
         for index, part in enumerate(layout.parts):
-            if part.is_history and any(s.kind is Kind.HISTORY and s.expr == held and not s.unconfirmed
+            if part.is_history and any(s.kind is Kind.HISTORY and (s.expr == held or s.span is not None
+                                                                     and s.span.start in at) and not s.unconfirmed
                                        for s in part.segments):
                 return layout.site, (layout.provider not in _OPT_IN or layout.auto_cache is not None
                                      or any(p.breakpoints for p in layout.parts[index:]))
     return None
+
+
+def _in_handler(func, stmt) -> bool:
+    """True when `stmt` lies in the body of an `except` handler of `func`."""
+    return any(isinstance(h, ast.ExceptHandler) and any(n is stmt for b in h.body for n in ast.walk(b))
+               for h in ast.walk(func))
+
+
+def _read_at(module, held: str) -> set:
+    """The start positions of the reads of `held` in `module` (`self.info["messages"]`)."""
+    return {module.span(n).start for n in ast.walk(module.tree)
+            if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and ast.unparse(n) == held}
 
 
 def _functions(module):
@@ -423,7 +480,7 @@ def stored_cuts(module, evaluator, layouts) -> tuple[list[StoredCut], set[int]]:
             else:
                 continue  # a list not known to hold messages: a cache, a log
             first[held] = StoredCut(stmt, held, handed, named, pace, margin, summary, evidence, related,
-                                    sent_history(layouts, held))
+                                    sent_history(layouts, held, module), _in_handler(func, stmt))
             out.append(first[held])
     return sorted(out, key=lambda c: (c.at.lineno, c.at.col_offset)), steps
 

@@ -234,7 +234,9 @@ def stored_cut_findings(module):
             what = (f"The {'conversation' if cut.named else 'list'} kept in `{cut.held}` is cut where it is kept: "
                     + ("a new message (a summary) is put before its newer part here" if cut.summary else
                        "its oldest items are dropped here"))
-        when = ("on every request once it is longer than the limit" if cut.cadence == "slides" else
+        when = ("when a request fails (in an `except` handler), each time once it is longer than the limit"
+                if cut.on_error else
+                "on every request once it is longer than the limit" if cut.cadence == "slides" else
                 f"on every request once it is longer than the limit with the default `{cut.margin}` (0), "
                 "in steps of that margin when it is set")
         sent = ("the request that sends it is not linked here: how much it costs is not known" if cut.sent is None
@@ -248,7 +250,7 @@ def stored_cut_findings(module):
         if cut.sent is not None:
             related.append(Related(cut.sent[0], "the request that sends it as its history"))
         severity = Severity.WARNING if cut.sent is not None and cut.sent[1] and cut.cadence == "slides" \
-            else Severity.INFO
+            and not cut.on_error else Severity.INFO  # (a cut when a request fails: not every turn)
         yield message, at, {"severity": severity, "related": related}
 
 

@@ -69,14 +69,22 @@ class HistoryWindowRule(Rule):
     in a `while` loop that runs until a size fits (also a message shortened in place there,
     `hist[i] = truncate(...)`, or a method of the instance called there that deletes from the
     history, or the list sliced from its front, `history = history[2:]`, also kept under a dict key,
-    `inputs["chat_history"] = chat_history[2:]`, or on the instance), a `del messages[i]` over the
+    `inputs["chat_history"] = chat_history[2:]`, or on the instance, or under a key of the instance
+    named for the conversation, `self.info["messages"] = self.info["messages"][1:]`; a cut that keeps
+    a pinned head, `self.messages = self.messages[:1] + self.messages[-k:]`, or `kept =
+    state.messages[0:1]; kept += state.messages[-3:]; state.messages = tidy(kept)`, is a cut of what
+    follows the head; one made only in an `except` handler, when a request fails, is info), a `del messages[i]` over the
     first indices up to a cut point, a walk by index from `len(messages) - 1` that stops at a count
     (the list cut may be a container of the package made from the conversation,
     `reduced = AgentMessageList(messages)` of a class whose `__init__` takes it, or a subclass of
     `list` built from it; and the conversation is still the conversation once a loop writes each of
     its messages as one message of the item alone, also in branches by role and with a value
     rendered from the item, `content = builder(message=m)`, then `out.append({"role": m.role,
-    "content": content})`)
+    "content": content})`, or as a pair of messages of the item's fields, `out.extend(({"role":
+    "user", "content": r.ask}, {"role": "assistant", "content": r.answer}))` over
+    `conversation.message_list[-5:]`; and the newest entries written one after another into one text,
+    `text += f"<R>{m['content']}</R>"` for `m` in `history[-15:]` or `history[::-1][:15][::-1]`, are
+    the cut, judged where a request carries that text)
     and a walk that stops at a bound through a method of the conversation's class that gives its
     messages newest first (`for q, a in chat.iter_pairs():`, the method asking for them
     `newest_first=True` or walking them reversed) are cuts too (a walk is reported where it walks,

@@ -224,6 +224,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
             return rewrites.marked(prev, th.node, frame.module)
         if th.kind == "window":
             return self.windowed(prev, th.node, frame, th.name, th.value)
+        if th.kind == "rendered":  # the newest entries written into one text (scopes._loop): text, not a list
+            cut = self.windowed(prev, th.node, frame)
+            return Text([*cut.segs, Segment(text=th.name)]) if isinstance(cut, Text) and th.name else cut
         if th.kind == "shuffle":
             return self.shuffled(th, prev, frame)
         if th.kind in ("append", "extend", "insert"):

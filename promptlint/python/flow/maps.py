@@ -15,6 +15,7 @@ from ...model import Kind
 from .values import Alt, Seq, Spread, Text, Value
 from .windows import held_conversation, window_of
 from .item_maps import converts_item, copies_fields
+from .loop_shapes import extends_by_display
 from .branched_maps import converts_each
 
 MAPPED_ITEMS = 256  # the longest list display mapped item by item
@@ -121,9 +122,10 @@ class MapsMixin(KeptEntriesMixin):
         call = th.at if th.at is not None else th.value.node
         if not (isinstance(prev, Seq) and prev.items and not prev.repeated and isinstance(call, ast.Call) and call.args):
             return None
-        elt, item = call.args[0], stmt.target.id
-        if not (converts_item(elt, item) or copies_fields(elt, item) or converts_each(stmt)):
-            return None
+        item = stmt.target.id
+        elts = call.args[0].elts if extends_by_display(call) else [call.args[0]]
+        if not (all(converts_item(e, item) or copies_fields(e, item) for e in elts) or converts_each(stmt)):
+            return None  # (extended by several messages of the item: `(user turn of r, reply of r)`)
         it = _as_conversation(self.eval(stmt.iter, frame, th.env))
         if it is None:
             return None
@@ -144,6 +146,8 @@ class MapsMixin(KeptEntriesMixin):
             if th.at is not None:  # a filtered loop: what the appends give (never mapped item by item)
                 return self.force(frame, th.value)
         append: Thunk = th.value
+        if extends_by_display(append.node):  # (several items per element: not mapped item by item)
+            return self.force(frame, th.value)
         if isinstance(prev, Seq) and not prev.items and converts_item(append.node.args[0], stmt.target.id):
             it = self.eval(stmt.iter, frame, th.env)
             if window_of(it) is not None:  # `for r in rows[-k:]: out.append(convert(r))`: the cut, converted

@@ -23,7 +23,7 @@ from .binding_syntax import fallback_name, is_generator, nested_names, params_of
 from .builder_facts import receiver
 from .frames import Frame, Thunk
 from .handed import rebind_handed
-from .loop_shapes import enumerated, filtered_append, map_loop
+from .loop_shapes import enumerated, filtered_append, map_loop, newest_base, rendered_texts
 from .branched_maps import branched_appends, converts_each
 from .popped import popped_into
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
@@ -290,6 +290,11 @@ class ScopesMixin:
                     env[name] = _shared("window", node=stmt.iter if is_for else stmt.test,
                                         prev=_shared("expr", node=source, env=before), value=bound_stop(stmt.body),
                                         name=source.id if isinstance(source, ast.Name) else "")
+        if source is None and is_for and (base := newest_base(stmt.iter)) is not None:
+            # `for m in history[-15:]: text += f"...{m}..."`: the newest items written into one text
+            for name, piece in rendered_texts(stmt).items():  # (judged where a request carries the text)
+                if name in env and env[name] is not ctx[1].get(name):
+                    env[name] = _shared("rendered", node=stmt.iter, prev=_shared("expr", node=base, env=ctx[1]), name=piece)
         masked = masks_older(stmt) if is_for else None
         if masked is not None and masked[0].id in ctx[1]:  # older items than the newest few rewritten
             source, rewrite, item = masked

@@ -320,8 +320,9 @@ def named_conversation(value, name: str = "") -> Segment | None:
     seg = value.segs[0]
     if seg.is_static or seg.kind is not Kind.UNKNOWN or not seg.expr:
         return None
-    if _last_name(seg.expr).lower() not in classify.HISTORY_NAMES and name.lower() not in classify.HISTORY_NAMES \
-            and not _qualified_history(name):
+    last = _last_name(seg.expr).lower()
+    if last not in classify.HISTORY_NAMES and name.lower() not in classify.HISTORY_NAMES \
+            and not _qualified_history(name) and _LISTED_HISTORY.fullmatch(last) is None:
         return None
     return replace(seg, kind=Kind.HISTORY, evidence=f"`{seg.expr}`, named as the conversation")
 
@@ -331,6 +332,12 @@ _HISTORY_TAILS = frozenset({"messages", "msgs", "history", "conversation", "turn
 #: Words that say a list of messages is not the conversation (`system_messages`, `error_messages`).
 _NOT_HISTORY = frozenset({"system", "tool", "tools", "error", "errors", "log", "logs", "debug", "warning",
                           "warnings", "status", "commit", "email", "mail", "validation", "exception"})
+
+
+#: A conversation word with a container word after it (`message_list`, `history_items`, `turns_array`):
+#: the list of the conversation's messages by its name.
+_LISTED_HISTORY = re.compile(r"(?:chat_)?(?:messages?|msgs?|history|conversation|turns?|dialog(?:ue)?|transcript)"
+                             r"_(?:list|lst|array|seq|items)")
 
 
 def _qualified_history(name: str) -> bool:
