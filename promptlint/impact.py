@@ -24,13 +24,13 @@ that changes more often (`static_after`), not only up to the next placeholder.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .classify import drawn_at_random
 from .estimates import Cut, cached_tokens, is_exact, target_profiles, target_tokens, token_range, tokens_before
 from .marker_names import no_breakpoint
-from .model import Kind, PromptLayout, Severity, Volatility
-from .prefix import MIN_STATIC_AFTER, Placed, history_between, loop_shared, placed_segments, prefix_end
+from .model import Kind, PromptLayout, Segment, Severity, Volatility
+from .prefix import MIN_STATIC_AFTER, Placed, history_between, loop_shared, placed_segments, prefix_end, slot_after
 from .profiles import DEFAULT_TARGETS, Profile, UnknownTargetError, canonical_provider, lookup
 from .rates import RARE, Rate, blocks, rate_of, stops
 from .turn_names import written_conversation
@@ -97,7 +97,8 @@ class TargetLoss:
     now: int
     fixed: int
     dormant: str = ""
-    sure: bool = True  # False: `fixed` reaches the minimum only on the estimate, not on its lowest plausible count
+    sure: bool = True  # False: `fixed` reaches the minimum only on the estimate, not on its lowest plausible count,
+    # or only with values of unknown length before the segment counted as empty (`Placed.values_before`)
 
 
     @property
@@ -160,6 +161,8 @@ class Impact:
     shared: Placed | None = None  # text after it the same in every pass of the loop that makes it new (`loop_shared`)
     drawn: bool = False  # elements drawn at random per request (`classify.drawn_at_random`), the first value of the
     # prompt that may change, with text of unknown size after them (a value of its own)
+    slot: Segment | None = None  # the history after it is only message placeholders not shown to hold the
+    # conversation (`prefix.unproven_slot`): the first of them; a warning that rests on it is info (`severity`)
 
     @property
     def seg(self):
@@ -217,7 +220,17 @@ class Impact:
         judged = self._judged()
         if judged is None and (self.loop_only or self.drawn_only):
             return Severity.INFO
+        if judged is Severity.WARNING and self.rests_on_slot:
+            return Severity.INFO
         return judged
+
+    @property
+    def rests_on_slot(self) -> bool:
+        """True when the history after the value is only message placeholders not shown to hold the
+        conversation (`slot`: an optional `MessagesPlaceholder("chat_history")` nothing in its module
+        fills, one named `function_response`) and the figures without it give no warning: a history
+        slot nobody is shown to fill with a conversation is no proof of one (Policy 7)."""
+        return self.slot is not None and replace(self, history_after=False, slot=None)._judged() is not Severity.WARNING
 
     @property
     def drawn_only(self) -> bool:
@@ -507,10 +520,14 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
             if explicit and placed_bp:
                 before_lost = max(before_lost, geo.unclosed(p.cut))
             fixed = geo.cached(end, profile, explicit, placed_bp)
+            now = geo.cached(p.cut, profile, explicit, placed_bp)
             sure = not fixed or is_exact(profile) or \
                 token_range(layout, end, profile)[0] >= (profile.min_cacheable_tokens or 0)
-            losses.append(TargetLoss(label, is_exact(profile), profile.min_cacheable_tokens,
-                                     geo.cached(p.cut, profile, explicit, placed_bp), fixed, dormant, sure))
+            # values of unknown length before it (`values_before`) may bring the text before it to the
+            # minimum already: a loss shown only by reaching the minimum with less than one increment
+            # after it (SMALL_LOSS) rests on counting them as empty
+            sure = sure and not (p.values_before and fixed and not now and before(end) - before(p.cut) < SMALL_LOSS)
+            losses.append(TargetLoss(label, is_exact(profile), profile.min_cacheable_tokens, now, fixed, dormant, sure))
         if targets and not losses:
             continue
         region_end = max((geo.region(pr, own)[0] for _, pr, own in targets), default=geo.end)
@@ -521,6 +538,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         # values inside the span with static text after them: the count is not one run
         between = sum(1 for q in placed[i + 1:] if q.cut < end and before(q.cut) < before(end))
         history = history_between(layout, p.cut, end) and not p.seg.spares_history  # (prefix.placed_segments)
+        slot = slot_after(layout, p.cut, end) if history else None
         own = written is not None and p.cut > written
         shared = loop_shared(p, placed[i + 1:], rates[i + 1:], end) if rate is Rate.REQUEST else None
         # (the first value of the prompt that may change, before text whose size is not known: a value,
@@ -531,7 +549,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
                     for q in placed[i + 1:])
         out.append(Impact(p, rate, first, max(after, 0), history, complete,
                           losses, part_static, before_lost, sized or own, behind, unsure, between, merged_into,
-                          own, assumed, shared, drawn))
+                          own, assumed, shared, drawn, slot))
     return out
 
 
