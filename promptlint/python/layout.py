@@ -231,7 +231,8 @@ class LayoutBuilder(ToolParts):
                 parts[-1].reply = turn_replies.is_reply(item, None, None, self.sites)
                 continue
             if role == "history":  # (`("placeholder", "{chat_history}")`: python/history_slots.py)
-                slot, empty = tuple_slot(expr_of(content), self._module_of(span))
+                written = "".join(s.text for s in content.segs if s.is_static) if isinstance(content, Text) else ""
+                slot, empty = tuple_slot(written or expr_of(content), self._module_of(span))
                 parts.append(Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN,
                                                       expr=expr_of(content), span=span, slot=slot,
                                                       slot_empty=empty)], span=span))
