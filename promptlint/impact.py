@@ -524,9 +524,11 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
             sure = not fixed or is_exact(profile) or \
                 token_range(layout, end, profile)[0] >= (profile.min_cacheable_tokens or 0)
             # values of unknown length before it (`values_before`) may bring the text before it to the
-            # minimum already: a loss shown only by reaching the minimum with less than one increment
-            # after it (SMALL_LOSS) rests on counting them as empty
-            sure = sure and not (p.values_before and fixed and not now and before(end) - before(p.cut) < SMALL_LOSS)
+            # minimum already: a loss of an automatic cache shown only by reaching the minimum with less
+            # than one increment after it (SMALL_LOSS) rests on counting them as empty
+            sure = sure and not (p.values_before and not explicit and fixed and not now
+                                 and before(p.cut) < (profile.min_cacheable_tokens or 0)
+                                 and before(end) - before(p.cut) < SMALL_LOSS)
             losses.append(TargetLoss(label, is_exact(profile), profile.min_cacheable_tokens, now, fixed, dormant, sure))
         if targets and not losses:
             continue
