@@ -42,8 +42,9 @@ FILLED = """
             props[e.label] = [(p.name, p.type) for p in e.properties]
         for label, fields in props.items():
             probe(label)
-        for name, typ in props.get("Person", []):
-            probe(name)
+        for label, fields in props.items():
+            for name, typ in fields:
+                probe(name)
 """
 
 

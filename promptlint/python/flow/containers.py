@@ -11,7 +11,7 @@ from ...classify import MCP_LISTING, WALK_LISTS
 from ...model import Anchor, Kind, Segment, Volatility
 from .paths import PathsMixin
 from .hashing import seed_free_set
-from .keyed import KeyedMixin, entry_part, filled_value, held_set, holds_order
+from .keyed import KeyedMixin, entry_part, held_set, holds_order
 from .rewrites import comp_apart, env_resolver, marked
 from .scopes import enumerated
 from .frames import Thunk
@@ -114,9 +114,6 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
         held = held_set(base, key) if not isinstance(node.slice, ast.Slice) else None
         if held is not None:
             return held  # `field_values[f]` of `{f: set() for f in fields}`: one of its sets
-        held = filled_value(base, key) if not isinstance(node.slice, ast.Slice) else None
-        if held is not None:
-            return held  # `props[label]` of a dict filled by key in a loop: one of its values
         if isinstance(base, Config) and key is not None:
             try:
                 sub = base.data[key]

@@ -142,16 +142,6 @@ def _options(value, seen: set) -> list:
     return [o for option in value.options for o in _options(option, seen)]
 
 
-def filled_value(base, key) -> Value | None:
-    """`props[label]` or `props.get(label, [])` of a dict filled by key in a loop (`filled_dict`),
-    by a key it was not given statically (`key`: the static key or None): one of its values (the
-    data the loop set, a parameter's items with its source); None for any other dict or key."""
-    filled = filled_dict(base)
-    if filled is None or (key is not None and key in filled.items):
-        return None
-    return filled.value
-
-
 def held_set(base, key) -> Value | None:
     """`values[f]` of a dict filled by key with values in an unordered order (`values[f] = set()`):
     one of those values; None for any other subscript (a key the dict was given statically too)."""

@@ -17,7 +17,7 @@ from .overrides import overridden
 from .per_option import each_option, per_caller_in
 from .containers import one_of_table
 from .variants import MAX_VARIANTS, dict_variants, flat_options, list_variants, one_dict
-from .keyed import filled_dict, filled_value
+from .keyed import filled_dict
 from .library import KNOWN, repeated_draw
 from .seeded_draws import seeded_here
 from .class_facts import optional_of
@@ -134,9 +134,6 @@ class MethodsMixin:
         if method in ("pop", "get") and 1 <= len(args) <= 2 and not kwargs and (
                 read := self._keyword_read(base, node, args, frame, env)) is not None:
             return read  # `kwargs.pop("schema")`: a keyword handed in through `**kwargs`
-        if method == "get" and 1 <= len(args) <= 2 and not kwargs and (
-                held := filled_value(base, const_str(self.eval(args[0], frame, env)))) is not None:
-            return held  # `props.get(label, [])` of a dict filled by key in a loop: one of its values
         if method == "get" and args and isinstance(base, Alt):
             key = const_str(self.eval(args[0], frame, env))
             found = self.item_of_variants(base, key, node, frame) if key is not None else None
