@@ -97,8 +97,8 @@ class TargetLoss:
     now: int
     fixed: int
     dormant: str = ""
-    sure: bool = True  # False: `fixed` reaches the minimum only on the estimate, not on its lowest plausible count,
-    # or only with values of unknown length before the segment counted as empty (`Placed.values_before`)
+    sure: bool = True  # False: `fixed` reaches the minimum only on the estimate, not on its lowest plausible count, or
+    # (automatic) by < SMALL_LOSS tokens after it, past values of unknown length that may reach it (`Placed.values_before`)
 
 
     @property
@@ -161,8 +161,7 @@ class Impact:
     shared: Placed | None = None  # text after it the same in every pass of the loop that makes it new (`loop_shared`)
     drawn: bool = False  # elements drawn at random per request (`classify.drawn_at_random`), the first value of the
     # prompt that may change, with text of unknown size after them (a value of its own)
-    slot: Segment | None = None  # the history after it is only message placeholders not shown to hold the
-    # conversation (`prefix.unproven_slot`): the first of them; a warning that rests on it is info (`severity`)
+    slot: Segment | None = None  # the first placeholder of a history after it of such only (`prefix.slot_after`)
 
     @property
     def seg(self):
@@ -227,9 +226,7 @@ class Impact:
     @property
     def rests_on_slot(self) -> bool:
         """True when the history after the value is only message placeholders not shown to hold the
-        conversation (`slot`: an optional `MessagesPlaceholder("chat_history")` nothing in its module
-        fills, one named `function_response`) and the figures without it give no warning: a history
-        slot nobody is shown to fill with a conversation is no proof of one (Policy 7)."""
+        conversation (`slot`) and the figures without it give no warning: no proof of one (Policy 7)."""
         return self.slot is not None and replace(self, history_after=False, slot=None)._judged() is not Severity.WARNING
 
     @property
@@ -523,12 +520,9 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
             now = geo.cached(p.cut, profile, explicit, placed_bp)
             sure = not fixed or is_exact(profile) or \
                 token_range(layout, end, profile)[0] >= (profile.min_cacheable_tokens or 0)
-            # values of unknown length before it (`values_before`) may bring the text before it to the
-            # minimum already: a loss of an automatic cache shown only by reaching the minimum with less
-            # than one increment after it (SMALL_LOSS) rests on counting them as empty
-            sure = sure and not (p.values_before and not explicit and fixed and not now
-                                 and before(p.cut) < (profile.min_cacheable_tokens or 0)
-                                 and before(end) - before(p.cut) < SMALL_LOSS)
+            # (an automatic cache's minimum reached past values of unknown length: TargetLoss.sure)
+            sure = sure and not (p.values_before and not explicit and fixed and not now and before(end) - before(
+                p.cut) < SMALL_LOSS and before(p.cut) < (profile.min_cacheable_tokens or 0))
             losses.append(TargetLoss(label, is_exact(profile), profile.min_cacheable_tokens, now, fixed, dormant, sure))
         if targets and not losses:
             continue
