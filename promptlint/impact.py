@@ -24,13 +24,13 @@ that changes more often (`static_after`), not only up to the next placeholder.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .classify import drawn_at_random
 from .estimates import Cut, cached_tokens, is_exact, target_profiles, target_tokens, token_range, tokens_before
 from .marker_names import no_breakpoint
-from .model import Kind, PromptLayout, Severity, Volatility
-from .prefix import MIN_STATIC_AFTER, Placed, history_between, loop_shared, placed_segments, prefix_end
+from .model import Kind, PromptLayout, Segment, Severity, Volatility
+from .prefix import MIN_STATIC_AFTER, Placed, history_between, loop_shared, placed_segments, prefix_end, slot_after
 from .profiles import DEFAULT_TARGETS, Profile, UnknownTargetError, canonical_provider, lookup
 from .rates import RARE, Rate, blocks, rate_of, stops
 from .turn_names import written_conversation
@@ -97,7 +97,8 @@ class TargetLoss:
     now: int
     fixed: int
     dormant: str = ""
-    sure: bool = True  # False: `fixed` reaches the minimum only on the estimate, not on its lowest plausible count
+    sure: bool = True  # False: `fixed` reaches the minimum only on the estimate, not on its lowest plausible count, or
+    # (automatic) by < SMALL_LOSS tokens after it, past values of unknown length that may reach it (`Placed.values_before`)
 
 
     @property
@@ -160,6 +161,7 @@ class Impact:
     shared: Placed | None = None  # text after it the same in every pass of the loop that makes it new (`loop_shared`)
     drawn: bool = False  # elements drawn at random per request (`classify.drawn_at_random`), the first value of the
     # prompt that may change, with text of unknown size after them (a value of its own)
+    slot: Segment | None = None  # the first placeholder of a history after it of such only (`prefix.slot_after`)
 
     @property
     def seg(self):
@@ -217,7 +219,15 @@ class Impact:
         judged = self._judged()
         if judged is None and (self.loop_only or self.drawn_only):
             return Severity.INFO
+        if judged is Severity.WARNING and self.rests_on_slot:
+            return Severity.INFO
         return judged
+
+    @property
+    def rests_on_slot(self) -> bool:
+        """True when the history after the value is only message placeholders not shown to hold the
+        conversation (`slot`) and the figures without it give no warning: no proof of one (Policy 7)."""
+        return self.slot is not None and replace(self, history_after=False, slot=None)._judged() is not Severity.WARNING
 
     @property
     def drawn_only(self) -> bool:
@@ -507,10 +517,13 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
             if explicit and placed_bp:
                 before_lost = max(before_lost, geo.unclosed(p.cut))
             fixed = geo.cached(end, profile, explicit, placed_bp)
+            now = geo.cached(p.cut, profile, explicit, placed_bp)
             sure = not fixed or is_exact(profile) or \
                 token_range(layout, end, profile)[0] >= (profile.min_cacheable_tokens or 0)
-            losses.append(TargetLoss(label, is_exact(profile), profile.min_cacheable_tokens,
-                                     geo.cached(p.cut, profile, explicit, placed_bp), fixed, dormant, sure))
+            # (an automatic cache's minimum reached past values of unknown length: TargetLoss.sure)
+            sure = sure and not (p.values_before and not explicit and fixed and not now and before(end) - before(
+                p.cut) < SMALL_LOSS and before(p.cut) < (profile.min_cacheable_tokens or 0))
+            losses.append(TargetLoss(label, is_exact(profile), profile.min_cacheable_tokens, now, fixed, dormant, sure))
         if targets and not losses:
             continue
         region_end = max((geo.region(pr, own)[0] for _, pr, own in targets), default=geo.end)
@@ -521,6 +534,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         # values inside the span with static text after them: the count is not one run
         between = sum(1 for q in placed[i + 1:] if q.cut < end and before(q.cut) < before(end))
         history = history_between(layout, p.cut, end) and not p.seg.spares_history  # (prefix.placed_segments)
+        slot = slot_after(layout, p.cut, end) if history else None
         own = written is not None and p.cut > written
         shared = loop_shared(p, placed[i + 1:], rates[i + 1:], end) if rate is Rate.REQUEST else None
         # (the first value of the prompt that may change, before text whose size is not known: a value,
@@ -531,7 +545,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
                     for q in placed[i + 1:])
         out.append(Impact(p, rate, first, max(after, 0), history, complete,
                           losses, part_static, before_lost, sized or own, behind, unsure, between, merged_into,
-                          own, assumed, shared, drawn))
+                          own, assumed, shared, drawn, slot))
     return out
 
 

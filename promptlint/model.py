@@ -174,6 +174,8 @@ class Segment:
     truth: bool | None = None  # static text written from a Python constant (`True`, `False`, `None`): its truth value
     source: Source | None = None  # where the value is read: a parameter, a call's result (see the docstring)
     source_name: str = ""  # of a parameter: its name (`ontology`; `kwargs` of `kwargs.pop("schema")`)
+    slot: str = ""  # of a history segment: the variable of the message placeholder it is (python/history_slots.py)
+    slot_empty: bool = False  # that placeholder is optional and no other code of its module names its variable
 
     @property
     def is_static(self) -> bool:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .estimates import Cut, tokens_before
 from .model import Kind, Part, PromptLayout, Segment
+from .turn_names import conversation_named
 
 MIN_STATIC_AFTER = 8  # tokens: less static text after a volatile value (closing tags, punctuation) costs little
 
@@ -96,17 +97,41 @@ def prefix_parts(layout: PromptLayout) -> list[Part]:
     return layout.parts[: prefix_end(layout).part]
 
 
-def history_between(layout: PromptLayout, start: Cut, end: Cut) -> bool:
+def history_between(layout: PromptLayout, start: Cut, end: Cut, proven: bool = False) -> bool:
     """True when a history part starts after `start` and before `end`, or a conversation history
-    flattened into prompt text (a `{history}` placeholder filled with the chat so far) lies there."""
+    flattened into prompt text (a `{history}` placeholder filled with the chat so far) lies there;
+    with `proven`, not a history part that is only message placeholders not shown to hold the
+    conversation (`unproven_slot`)."""
     for pi, part in enumerate(layout.parts):
         if part.is_history:
-            if start < Cut(pi, 0) < end:
+            if start < Cut(pi, 0) < end and not (proven and _only_slots(part)):
                 return True
             continue
         if any(s.kind is Kind.HISTORY and start < Cut(pi, si) < end for si, s in enumerate(part.segments)):
             return True
     return False
+
+
+def unproven_slot(seg: Segment) -> bool:
+    """True for a history segment that is a message placeholder (`Segment.slot`) not shown to hold
+    the conversation: optional and named by no other code of its module, so nothing there fills it
+    (`slot_empty`), or named for something else than a conversation (`function_response`,
+    `agent_scratchpad`: `turn_names.conversation_named`), whose messages may be one request's own."""
+    return bool(seg.slot) and (seg.slot_empty or not conversation_named(seg.slot))
+
+
+def slot_after(layout: PromptLayout, start: Cut, end: Cut) -> Segment | None:
+    """The first message placeholder of the history between `start` and `end` when that history is
+    only placeholders not shown to hold the conversation (`unproven_slot`), else None."""
+    if not history_between(layout, start, end) or history_between(layout, start, end, proven=True):
+        return None
+    return next((s for pi, part in enumerate(layout.parts) if part.is_history and start < Cut(pi, 0) < end
+                 for s in part.segments if s.kind is Kind.HISTORY and unproven_slot(s)), None)
+
+
+def _only_slots(part: Part) -> bool:
+    history = [s for s in part.segments if s.kind is Kind.HISTORY]
+    return bool(history) and all(unproven_slot(s) for s in history)
 
 
 def placed_segments(layout: PromptLayout) -> list[Placed]:

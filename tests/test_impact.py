@@ -400,3 +400,42 @@ def test_below_the_assumed_minimums_a_whole_request_with_a_known_per_request_val
     gated = layout([Part("user", [replace(value(), evidence="`uuid4()`", gate="self.add_nonce"), text(MID, row=3)])],
                    provider=None, model=None, newest_user=0)
     assert one(gated).assumed and one(gated).severity is None
+
+
+def _slot(name: str, empty: bool) -> Part:
+    return Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr="MessagesPlaceholder",
+                                    span=span(5), slot=name, slot_empty=empty)])
+
+
+@pytest.mark.parametrize("slot,empty,severity", [("chat_history", True, Severity.INFO),
+                                                  ("function_response", False, Severity.INFO),
+                                                  ("chat_history", False, Severity.WARNING)])
+def test_a_history_slot_not_shown_to_hold_the_conversation_makes_no_warning(slot, empty, severity):
+    """A question before a message placeholder: a warning only when the placeholder is shown to hold
+    the conversation (named for it and filled, or required); an optional one nothing fills, or one
+    named for something else (`function_response`: one request's messages), leaves a note."""
+    lay = layout([Part("system", [text("Be brief.")]), Part("user", [value(row=3)]), _slot(slot, empty)])
+    imp = one(lay)
+    assert imp.history_after and imp.static_after == 0
+    assert imp.severity is severity
+    assert (imp.slot is not None) is (severity is Severity.INFO)
+
+
+def test_a_loss_shown_only_by_reaching_the_minimum_past_values_of_unknown_length_is_not_sure():
+    """Per-request text before a short tail (less than one 128-token increment) whose static text
+    reaches the minimum only with that tail counted, after values of unknown length that count as
+    empty (`Placed.values_before`): those values may reach the minimum already, so the loss is not
+    shown (info); with no value before it, the figures stand (a warning)."""
+    head = "\n".join(f"{i}. Answer questions about order {i} politely, cite the order number and never guess."
+                     for i in range(1, 56))
+    tail = "Remember: reply with one short paragraph, cite the order number, and never guess an answer. " * 3
+    n, m = tokens.count(head), tokens.count(tail)
+    assert n < 1024 <= n + m and m < 128
+    known = layout([Part("user", [text(head), value(row=3), text(tail, row=4)])], newest_user=0)
+    assert one(known).severity is Severity.WARNING
+    block = value("ontology_block", Volatility.UNKNOWN, Kind.UNKNOWN, row=2)
+    unsized = layout([Part("user", [text("Schema:"), block, text(head, row=3), value(row=4), text(tail, row=5)])],
+                     newest_user=0)
+    imp = next(i for i in impacts(unsized) if i.rate is Rate.REQUEST)
+    assert imp.placed.values_before == 1 and not imp.targets[0].sure
+    assert imp.severity is Severity.INFO

@@ -22,6 +22,7 @@ from .flow.windows import items_cut, window_of
 from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
 from .attachments import attachment, block_list, blocks_of, kind_of, spread_blocks
 from .list_heads import head_of, without
+from .history_slots import is_placeholder_object, object_slot, tuple_slot
 from .layout_values import as_prompt_text, expr_of, newest_input, root_name, grown_evidence, history_seg, marker_keys, present_or_absent, read_whole, sometimes, variants_of
 from .markers import clock_tests, conditional_marker
 from .placeholder_models import is_foreign_model, is_placeholder_model
@@ -229,9 +230,12 @@ class LayoutBuilder(ToolParts):
                 parts.append(self._unreadable(item))
                 parts[-1].reply = turn_replies.is_reply(item, None, None, self.sites)
                 continue
-            if role == "history":
+            if role == "history":  # (`("placeholder", "{chat_history}")`: python/history_slots.py)
+                written = "".join(s.text for s in content.segs if s.is_static) if isinstance(content, Text) else ""
+                slot, empty = tuple_slot(written or expr_of(content), self._module_of(span))
                 parts.append(Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN,
-                                                      expr=expr_of(content), span=span)], span=span))
+                                                      expr=expr_of(content), span=span, slot=slot,
+                                                      slot_empty=empty)], span=span))
                 continue
             parts.append(self.part(role, content, frame, span, template))
             parts[-1].reply = turn_replies.is_reply(item, role, content, self.sites)
@@ -317,12 +321,19 @@ class LayoutBuilder(ToolParts):
         found = head_of(value)
         return found if found is not None and self.message(found[0], frame)[0] in ("system", "developer") else None
 
-    @staticmethod
-    def _unreadable(item) -> Part:
-        if isinstance(item, Obj) and item.qualname.endswith("MessagesPlaceholder"):
+    def _unreadable(self, item) -> Part:
+        if isinstance(item, Obj) and is_placeholder_object(item):
+            slot, empty = object_slot(item.node, self._module_of(item.span))
             return Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN,
-                                            expr="MessagesPlaceholder", span=item.span)], span=item.span)
+                                            expr="MessagesPlaceholder", span=item.span, slot=slot, slot_empty=empty)],
+                        span=item.span)
         return Part("history", [history_seg(item, getattr(item, "span", None), expr_of(item))])
+
+    def _module_of(self, span: Span | None):
+        """The module that holds `span` (a template built in another module), else this one."""
+        if span is not None and span.filename != self.m.filename:
+            return self.ev.project.held_named(span.filename) or self.m
+        return self.m
 
     def history_part(self, seq: Seq, frame, span=None) -> Part:
         """The replayed conversation; serialized data in its messages (tool-call arguments) is kept

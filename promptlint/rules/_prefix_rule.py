@@ -198,7 +198,28 @@ def drawn_cost(imp: Impact) -> str:
 
 
 def cost(imp: Impact) -> str:
-    """What the segment costs, after the colon of a message."""
+    """What the segment costs, after the colon of a message; for a value whose finding rests on a
+    history that is only message placeholders not shown to hold the conversation
+    (`Impact.rests_on_slot`), what they are."""
+    return _cost(imp) + (slot_note(imp) if imp.rests_on_slot else "")
+
+
+def slot_note(imp: Impact) -> str:
+    """'; the history there is `chat_history` (a message placeholder), optional and named by no other
+    code of its module: nothing there fills it, so whether a conversation is replayed after it is not
+    known'."""
+    seg = imp.slot
+    if seg is None:
+        return ""
+    if seg.slot_empty:
+        why = "optional and named by no other code of its module: nothing there fills it"
+    else:
+        why = "not named for a conversation: it may hold this request's own messages"
+    return (f"; the history there is `{seg.slot}` (a message placeholder), {why}, so whether a conversation "
+            "is replayed after it is not known")
+
+
+def _cost(imp: Impact) -> str:
     what = follows(imp)
     if imp.drawn_only:
         return drawn_cost(imp)

@@ -60,6 +60,10 @@ class DynamicBeforeStaticRule(Rule):
     conversation; content written there on the first turn only (`if self.turn == 0:`) is re-sent
     unchanged with the conversation, so the history after it is not lost to it (the static text
     after it is).
+    A message placeholder after the value that nothing shows to hold the conversation (an optional
+    `MessagesPlaceholder("chat_history")` that no other code of its module names, so nothing there
+    fills it; one named for something else, `function_response`, that may hold the request's own
+    messages) is no proof of a history: a finding that rests on it is info.
     An image or document that changes per request, put before the prompt text a function takes
     whole from its callers and sends (`[*image_blocks, {"type": "text", "text": prompt}]`), is
     info: the callers' prompts may share their instructions, which the image keeps from being

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..impact import Rate, impacts
 from ..model import Kind, Part, PromptLayout, Related, Segment, Severity, Volatility
-from ..prefix import ROLE_NAMES, turn_start
+from ..prefix import ROLE_NAMES, turn_start, unproven_slot
 from ..turn_names import (conversation_named, counted_name, counter_named, placeholder_name, serialized_name,
                           turn_content)
 from . import _prefix_rule as text
@@ -208,8 +208,9 @@ def _prose(expr: str) -> bool:
 def _conversation(seg: Segment) -> bool:
     """The conversation history as the analysis knows it from Python code (a `history` segment: a
     list replayed and grown across turns, `*history`, `MessagesPlaceholder`), whole (not the
-    older part a compaction summarises) and known to hold the conversation's messages."""
-    return seg.kind is Kind.HISTORY and not seg.older and not seg.unconfirmed
+    older part a compaction summarises) and known to hold the conversation's messages (not a
+    message placeholder nothing is shown to fill with them: `prefix.unproven_slot`)."""
+    return seg.kind is Kind.HISTORY and not seg.older and not seg.unconfirmed and not unproven_slot(seg)
 
 
 def known_per_request(seg: Segment) -> bool:

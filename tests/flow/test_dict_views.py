@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from analysis_support import pos, probe
 
-from promptlint.model import Kind
+from promptlint.model import Kind, Volatility
 
 VIEWS = """
     def f(a: dict, b: dict):
@@ -33,3 +33,26 @@ def test_a_set_operation_of_dict_views_is_unordered(tmp_path, index, needle):
 @pytest.mark.parametrize("index", [2, 3, 4, 5])
 def test_a_view_a_sorted_set_a_dict_merge_and_literal_keys_are_ordered(tmp_path, index):
     assert unordered(probe(tmp_path, VIEWS, index=index)) == []
+
+
+FILLED = """
+    def block(ontology):
+        props = {}
+        for e in ontology.entities:
+            props[e.label] = [(p.name, p.type) for p in e.properties]
+        for label, fields in props.items():
+            probe(label)
+        for label, fields in props.items():
+            for name, typ in fields:
+                probe(name)
+"""
+
+
+@pytest.mark.parametrize("index,expr", [(0, "e.label"), (1, "p.name")])
+def test_a_dict_filled_by_key_in_a_loop_keeps_its_keys_and_values(tmp_path, index, expr):
+    """`props[e.label] = [...]` in a loop over a parameter's data: a key or a value read back is that
+    data (the parameter, of unknown volatility), not an element of a dict of no known source (which
+    the newest user message would take for the request's input: graphrag-sdk's ontology block)."""
+    seg, = probe(tmp_path, FILLED, index=index).segs
+    assert (seg.kind, seg.volatility, seg.source_name) == (Kind.UNKNOWN, Volatility.UNKNOWN, "ontology")
+    assert seg.expr == expr

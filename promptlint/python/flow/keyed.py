@@ -78,18 +78,34 @@ class KeyedMixin:
         """The dict `prev` after `prev[key] = th.node` (or `prev[key][k] = th.node`) in a loop: when
         the loop iterates an unordered source (`for edge in self.edges:` of a set), a dict whose
         keys come in that order; when the value set holds such an order itself (`values[f] =
-        set()`, `out[f] = ", ".join(list(s)[:20])`), a dict holding such values. One of its values
-        is the one set. Any other dict as it was."""
+        set()`, `out[f] = ", ".join(list(s)[:20])`), a dict holding such values; else a dict made
+        empty and filled in the loop's order (`ent_props[e.label] = [...]`). One of its values is the
+        one set, one of its keys the key set (`Mapping.key`). Any other dict (one with items written
+        in the code, completed by the loop) as it was."""
         prev = filled_dict(prev) or prev
         if not isinstance(prev, Mapping):
             return prev
         order = prev.unordered or self._loop_order(th, frame)
         value = self.eval(th.node, frame, th.env)
-        if order is None and held_order(value) is None:
-            return prev
+        if order is None and held_order(value) is None and prev.items:
+            return prev  # (a request dict completed by a loop over options, `body[k] = v`: its items stand)
         if prev.value is not None and prev.value != value:  # several items set: one of them
             value = Alt([prev.value, value], prev.span)
-        return replace(prev, repeated=True, value=value, unordered=order, node=None)
+        key = self._set_key_of(th, frame) if not prev.repeated or prev.key is not None else None
+        if key is not None and prev.key is not None and prev.key != key:
+            key = Alt([prev.key, key], prev.span)
+        # (filled in an order the loop fixes, with values of no order of their own: its keys are
+        # written in the code's order, as a display's: `serial_orders.written`)
+        node = prev.node if order is None and held_order(value) is None else None
+        return replace(prev, repeated=True, value=value, unordered=order, node=node, key=key)
+
+    def _set_key_of(self, th: Thunk, frame) -> Value | None:
+        """The key `th` sets an item of its dict by (`ent_props[e.label] = ...`: `e.label`), None for
+        an item of one of its values (`schema[field]["values"] = ...`) or a statement not known."""
+        target = th.at
+        if not isinstance(target, ast.Subscript) or not isinstance(target.value, ast.Name):
+            return None
+        return self.eval(target.slice, frame, th.env)
 
     def key_grown(self, th: Thunk, prev, frame) -> Value:
         """The dict `prev` after `groups[k].append(x)` (or `.extend`, `groups.setdefault(k,

@@ -488,7 +488,8 @@ def _view(mapping: Mapping, method: str) -> Seq:
     """`d.values()` / `d.keys()` / `d.items()` as a list in the dict's order (unordered when the
     dict was built by iterating an unordered source)."""
     if mapping.repeated:
-        key = Text([Segment(kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr="key", span=mapping.span)])
+        key = mapping.key if mapping.key is not None else \
+            Text([Segment(kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr="key", span=mapping.span)])
         value = mapping.value if mapping.value is not None else Text([])
         item = {"values": value, "keys": key, "items": Seq([key, value], mapping.span, is_tuple=True)}[method]
         return Seq([item], mapping.span, repeated=True, unordered=mapping.unordered)

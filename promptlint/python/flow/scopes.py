@@ -390,7 +390,7 @@ class ScopesMixin:
                 if loop and (name := keyed(target, env)) is not None and _dict_binding(env[name]):
                     # `deps[edge.name] = result` in a loop: a dict filled in the loop's order
                     env[name] = _shared("setkey", node=stmt.value, env=dict(env), prev=env[name], name=name,
-                                        loop=loop if isinstance(loop, tuple) else None)
+                                        loop=loop if isinstance(loop, tuple) else None, at=target)
                 if sets_cache_marker(target) and not frame.replay:  # in a loop: on every item, unless on its last only
                     count = loop_count(frame.func, stmt) if loop else 1  # (n over `xs[-n:]`, 1 when it stops after)
                     if count is True or count is None:

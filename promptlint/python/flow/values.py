@@ -67,7 +67,8 @@ class Mapping:
     set any option, so the call's options are not all known (`Call.unread`). `keywords`: the
     name of the `**kwargs` parameter it is bound to, when it is the keywords a call hands a function
     beyond its other parameters (`def generate(question, **legacy)`): a key it does not hold is
-    one a caller may pass (`keyword_entry`)."""
+    one a caller may pass (`keyword_entry`). `key`: of a dict filled by key in a loop, one of its
+    keys when the code says which (`ent_props[e.label] = ...`: `e.label`), else None."""
 
     items: dict[str, "Value"]
     key_spans: dict[str, Span] = field(default_factory=dict)
@@ -78,6 +79,7 @@ class Mapping:
     unordered: Segment | None = None
     open: bool = False
     keywords: str = ""
+    key: "Value | None" = None
 
 
 @dataclass
