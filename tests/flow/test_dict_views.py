@@ -56,3 +56,21 @@ def test_a_dict_filled_by_key_in_a_loop_keeps_its_keys_and_values(tmp_path, inde
     seg, = probe(tmp_path, FILLED, index=index).segs
     assert (seg.kind, seg.volatility, seg.source_name) == (Kind.UNKNOWN, Volatility.UNKNOWN, "ontology")
     assert seg.expr == expr
+
+
+FILLED_FROM_A_SET = """
+    def block(config):
+        catalog = {}
+        for label in set(config.routes):
+            catalog[label] = config.describe(label)
+        probe("\\n".join(f"- {label}: {text}" for label, text in sorted(catalog.items())))
+        probe("\\n".join(f"- {label}: {text}" for label, text in catalog.items()))
+"""
+
+
+def test_a_dict_filled_in_a_loop_over_a_set_is_unordered_until_its_items_are_sorted(tmp_path):
+    # crewai's route catalog: `sorted(catalog.items())` puts it in order; the items as they are
+    # keep the set's order
+    assert unordered(probe(tmp_path, FILLED_FROM_A_SET, index=0)) == []
+    seg, = unordered(probe(tmp_path, FILLED_FROM_A_SET, index=1))
+    assert seg.span.start == pos(FILLED_FROM_A_SET, "set(config.routes)")

@@ -91,7 +91,9 @@ class KeyedMixin:
             return prev  # (a request dict completed by a loop over options, `body[k] = v`: its items stand)
         if prev.value is not None and prev.value != value:  # several items set: one of them
             value = Alt([prev.value, value], prev.span)
-        key = self._set_key_of(th, frame) if not prev.repeated or prev.key is not None else None
+        # (a key of an unordered loop, `for label in routes_of(c)` over a set, is left unknown: the
+        # dict's order says it, `Mapping.unordered`; the key itself sorts like any, `sorted(d.items())`)
+        key = self._set_key_of(th, frame) if order is None and (not prev.repeated or prev.key is not None) else None
         if key is not None and prev.key is not None and prev.key != key:
             key = Alt([prev.key, key], prev.span)
         # (filled in an order the loop fixes, with values of no order of their own: its keys are
