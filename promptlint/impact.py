@@ -27,10 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .classify import drawn_at_random
-from .estimates import Cut, cached_tokens, is_exact, target_profiles, target_tokens, token_range, tokens_before
-from .marker_names import no_breakpoint
+from .estimates import Cut, is_exact, target_profiles, token_range, tokens_before
+from .impact_geometry import Geometry
 from .model import Kind, PromptLayout, Segment, Severity, Volatility
-from .prefix import MIN_STATIC_AFTER, Placed, history_between, loop_shared, placed_segments, prefix_end, slot_after
+from .prefix import MIN_STATIC_AFTER, Placed, history_between, loop_shared, placed_segments, slot_after
 from .profiles import DEFAULT_TARGETS, Profile, UnknownTargetError, canonical_provider, lookup
 from .rates import RARE, Rate, blocks, rate_of, stops
 from .turn_names import written_conversation
@@ -384,51 +384,6 @@ def _targets(layout: PromptLayout) -> list[tuple[str, Profile, bool]]:
              own is not None and own == profile.provider) for profile, model in target_profiles(layout)]
 
 
-class _Geometry:
-    """Cut points of one layout: the shareable prefix end and the explicit breakpoints."""
-
-    def __init__(self, layout: PromptLayout):
-        self.layout = layout
-        self.end = prefix_end(layout)
-        self.breakpoints = sorted(Cut(pi, bp.after + 1) for pi, part in enumerate(layout.parts)
-                                  for bp in part.breakpoints)
-
-    def region(self, profile: Profile, own: bool) -> tuple[Cut, str, bool]:
-        """(end of what this target caches, why nothing is cached today or "", explicit): the
-        shareable prefix, cut at the last breakpoint inside it on an opt-in API."""
-        lay = self.layout
-        if not profile.caching_supported:
-            return self.end, f"this model has {profile.no_caching}", False
-        if profile.opt_in and own and lay.auto_cache is None:
-            if lay.history_marker is not None:
-                # a statement marks a block that may be a message of the history after the last
-                # breakpoint placed (if any): the cache may reach into the history
-                return self.end, "", True
-            if not self.breakpoints:
-                return self.end, no_breakpoint(lay), False
-            return min(self.breakpoints[-1], self.end), "", True
-        return self.end, "", False
-
-    def cached(self, cut: Cut, profile: Profile, explicit: bool, placed: bool) -> int:
-        """Tokens cached per request when the prefix is shared up to `cut`. With explicit
-        breakpoints (`explicit`) the cache ends at the last breakpoint at or before `cut` when
-        `placed`, else where it serves best (exactly at `cut`); nothing below the minimum."""
-        if explicit and placed:
-            marks = [c for c in self.breakpoints if c <= cut]
-            if not marks:
-                return 0
-            cut = marks[-1]
-        n = target_tokens(self.layout, cut, profile)[0]
-        if explicit or not profile.caching_supported:
-            return n if n >= (profile.min_cacheable_tokens or 0) else 0
-        return cached_tokens(profile, n)
-
-    def unclosed(self, cut: Cut) -> int:
-        """o200k tokens of static text before `cut` that no breakpoint before it closes."""
-        marks = [c for c in self.breakpoints if c <= cut]
-        return tokens_before(self.layout, cut) - (tokens_before(self.layout, marks[-1]) if marks else 0)
-
-
 _MEMO: tuple[PromptLayout, list[Impact]] | None = None
 
 
@@ -464,7 +419,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
               if (p.part.role != "tools" or p.seg.kind in _OWN_CAUSE or p.seg.kind is Kind.CONDITIONAL)
               and not p.part.is_history]
     rates = [rate_of(p.seg) for p in placed]
-    geo = _Geometry(layout)
+    geo = Geometry(layout)
     targets = _targets(layout)
     complete = is_complete(layout)
     sized = complete or layout.source == "python-constant"
@@ -575,7 +530,7 @@ def cacheable(layout: PromptLayout) -> dict[str, int]:
     if it were on, so a move that prepares the prefix counts. `promptlint fix` compares these
     before and after a fix that moves content, and `check` before it offers one (`gains`): a move
     that caches nothing more is neither offered nor applied."""
-    geo = _Geometry(layout)
+    geo = Geometry(layout)
     stop = next((Cut(pi, si) for pi, si, _part, seg in layout.segments() if _changes(seg)), geo.end)
     out = {}
     for label, profile, own in _targets(layout):
@@ -595,6 +550,6 @@ def uncached_today(layout: PromptLayout) -> str:
     """Why no target caches anything of this request today ("no `cache_control` breakpoint": an
     opt-in API with none, "this model has no prompt caching"), or "" when one does (or no target
     is known)."""
-    geo = _Geometry(layout)
+    geo = Geometry(layout)
     reasons = [geo.region(profile, own)[1] for _label, profile, own in _targets(layout)]
     return reasons[0] if reasons and all(reasons) else ""
