@@ -95,7 +95,7 @@ def test_prm303_silent_at_or_above_the_minimum_and_for_a_breakpoint_after_dynami
 def test_prm303_model_unknown_needs_to_be_below_every_claude_minimum():
     tiny = layout([Part("system", [static("Be brief.")], [bp(9)])], model=None)
     assert run("PRM303", tiny) == [(9, "warning")]
-    assert "512-token minimum of any anthropic model (smallest minimum)" in messages("PRM303", tiny)[0]
+    assert "below 512 tokens, the smallest minimum of any anthropic model: it never caches, whichever model it is" in messages("PRM303", tiny)[0]
     medium = layout([Part("system", [static(POLICY[:2500])], [bp(9)])], model=None)
     assert run("PRM303", medium) == []
 

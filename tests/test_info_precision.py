@@ -40,7 +40,7 @@ def test_a_fixed_request_of_a_few_words_is_a_probe_not_a_prompt_below_the_minimu
     # probe with a cache key asks for caching that never starts (a warning); row 23: the
     # application's short prompt before the user's text stays below the minimum (info)
     assert findings("probe/ready.py") == [
-        (18, 5, "PRM301", "warning", "Static prefix of 1 token is below the 1,024-token minimum of any openai model "
-                                     "(smallest minimum): nothing of this prompt is cached"),
+        (18, 5, "PRM301", "warning", "Static prefix of 1 token is below 1,024 tokens, the smallest minimum of any "
+                                     "openai model: nothing of this prompt is cached, whichever model it is"),
         (23, 13, "PRM301", "info", "Static prefix of 9 tokens is below the 1,024-token minimum of gpt-4.1: "
                                    "nothing of this prompt is cached")]

@@ -74,9 +74,12 @@ class PrefixBelowMinimumRule(Rule):
         if found is None:
             return
         minimum = found.min_cacheable_tokens
-        target = label if len(profiles) == 1 else f"{label} (smallest minimum)"
-        message = (f"Static prefix of {h.tokens_text(layout, stop, found)} is below the {minimum:,}-token minimum of "
-                   f"{target}: nothing of this prompt is cached")
+        if len(profiles) == 1:
+            message = (f"Static prefix of {h.tokens_text(layout, stop, found)} is below the {minimum:,}-token minimum "
+                       f"of {label}: nothing of this prompt is cached")
+        else:  # the model is not known: below the smallest minimum, so below every model's
+            message = (f"Static prefix of {h.tokens_text(layout, stop, found)} is below {minimum:,} tokens, the "
+                       f"smallest minimum of {label}: nothing of this prompt is cached, whichever model it is")
         yield self.diagnostic(message, layout.site, prompt=layout.id,
                               severity=Severity.WARNING if explicit else Severity.INFO)
 

@@ -57,8 +57,12 @@ class BreakpointBelowMinimumRule(Rule):
             if any(h.at_or_above_all(layout, later, profiles) for later, _, _ in cuts[i + 1:] if later <= stop):
                 continue  # a later breakpoint caches this prefix anyway: no cached token is lost
             minimum = found.min_cacheable_tokens
-            target = label if len(profiles) == 1 else f"{label} (smallest minimum)"
             where = h.ROLE_NAMES.get(layout.parts[pi].role, layout.parts[pi].role)
-            message = (f"Cache breakpoint in the {where} closes {h.tokens_text(layout, cut, found)}, below the "
-                       f"{minimum:,}-token minimum of {target}: it never caches")
+            if len(profiles) == 1:
+                message = (f"Cache breakpoint in the {where} closes {h.tokens_text(layout, cut, found)}, below the "
+                           f"{minimum:,}-token minimum of {label}: it never caches")
+            else:  # the model is not known: below the smallest minimum, so below every model's
+                message = (f"Cache breakpoint in the {where} closes {h.tokens_text(layout, cut, found)}, below "
+                           f"{minimum:,} tokens, the smallest minimum of {label}: it never caches, whichever "
+                           "model it is")
             yield self.diagnostic(message, h.span_or(bp.span, layout.parts[pi].span, layout.site), prompt=layout.id)
