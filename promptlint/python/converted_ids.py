@@ -139,21 +139,21 @@ def _sends(module, func, sites) -> bool:
     is called once per turn, not on every message of the history again."""
     if not sites:
         return False
-    inside = {}
-    for other in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
-        span = module.span(other)
-        if any(span.start <= s.start and s.end <= span.end for s in sites):
-            inside[other.name] = True
-    if inside.get(func.name) and any(module.span(func).start <= s.start and s.end <= module.span(func).end
-                                     for s in sites):
+
+    def holds(f) -> bool:
+        span = module.span(f)
+        return any(span.start <= s.start and s.end <= span.end for s in sites)
+
+    if holds(func):
         return True
+    senders = {f.name for f in statements(module.tree) if isinstance(f, _FUNCS) and holds(f)}
     for node in body_nodes(func):
         if isinstance(node, ast.Call):
             callee = node.func
-            name = callee.id if isinstance(callee, ast.Name) else (
-                callee.attr if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name)
-                and callee.value.id in ("self", "cls") else None)
-            if name is not None and inside.get(name):
+            if isinstance(callee, ast.Name) and callee.id in senders:
+                return True
+            if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name) \
+                    and callee.value.id in ("self", "cls") and callee.attr in senders:
                 return True
     return False
 

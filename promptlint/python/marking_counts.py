@@ -48,16 +48,16 @@ def counted_cap(chain: list, target: ast.AST) -> int | None:
     reset = {t.id for n in ast.walk(inner) if isinstance(n, (ast.Assign, ast.AnnAssign))
              for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
     best = None
-    for i, node in enumerate(chain):
-        if not isinstance(node, ast.If) or i < chain.index(inner):
+    for i in range(chain.index(inner) + 1, len(chain)):
+        node = chain[i]
+        if not isinstance(node, ast.If):
             continue
-        branch = node.body if any(n is target for s in node.body for n in ast.walk(s)) \
-            or (i + 1 < len(chain) and any(s is chain[i + 1] for s in node.body)) else None
-        if branch is None:
-            continue
-        counted = {s.target.id for s in branch for s in ast.walk(s) if isinstance(s, ast.AugAssign)
-                   and isinstance(s.op, ast.Add) and isinstance(s.target, ast.Name)
-                   and isinstance(s.value, ast.Constant) and s.value.value == 1}
+        below = chain[i + 1] if i + 1 < len(chain) else target  # the statement of the body on the way down
+        if not any(stmt is below or any(n is target for n in ast.walk(stmt)) for stmt in node.body):
+            continue  # (in the `else` branch: the test's count does not hold there)
+        counted = {n.target.id for stmt in node.body for n in ast.walk(stmt) if isinstance(n, ast.AugAssign)
+                   and isinstance(n.op, ast.Add) and isinstance(n.target, ast.Name)
+                   and isinstance(n.value, ast.Constant) and n.value.value == 1}
         for t in conjuncts(node.test):
             cap = _cap(t, counted - reset)
             if cap is not None:
